@@ -67,3 +67,8 @@ atomic_write() {
 	local tmp="$1.tmp.$$"
 	cat >"$tmp" && sync "$tmp" && mv -f "$tmp" "$1"
 }
+
+# Where bench-module/ puts rcubench.ko built against kernel NAME.
+bench_module_path() {
+	echo "$RB_CACHE/bench/$1/rcubench.ko"
+}

@@ -1,0 +1,148 @@
+#!/bin/bash
+# boot.sh: boot one kernel of the suite in QEMU, run a job in it, collect
+# its results.  See usage() below.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: workloads/boot.sh --kernel NAME --vcpus N --job SCRIPT --out DIR [options]
+
+Boots kernel NAME (suite.conf KERNELS) with N vCPUs under QEMU and runs
+SCRIPT as /job.sh inside the guest (busybox sh; the kernel's modules and
+rcubench.ko, when built at \$RB_CACHE/bench/NAME/rcubench.ko, are in
+/modules/*.ko; the job writes result files to /results/).  The results return over the second
+serial port into DIR/results/; DIR/console.log is the guest console.
+DIR/status is "ok" or the failure reason; the exit code is 0 only for ok.
+
+options:
+  --timeout S        hard time budget for the whole boot (default BOOT_TIMEOUT)
+  --hang-timeout S   kill the guest after S seconds without console output
+                     (default HANG_TIMEOUT)
+  --append ARGS      extra kernel command-line arguments
+  --mem MB           guest memory (default GUEST_MEM_MB)
+  --bzimage PATH     boot this bzImage instead of the suite's build of NAME
+  --modules DIR      take *.ko from DIR (searched recursively) instead
+  --allow REGEX      console lines matching REGEX are not health failures
+  --quiet            do not copy the console to the terminal
+USAGE
+}
+
+kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0
+timeout_s=$(conf_get BOOT_TIMEOUT)
+hang_s=$(conf_get HANG_TIMEOUT)
+mem=$(conf_get GUEST_MEM_MB)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--vcpus) vcpus=$2; shift ;;
+	--job) job=$2; shift ;;
+	--out) out=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--hang-timeout) hang_s=$2; shift ;;
+	--append) append=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--bzimage) bzimage=$2; shift ;;
+	--modules) moddir=$2; shift ;;
+	--allow) allow=$2; shift ;;
+	--quiet) quiet=1 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option '$1'" ;;
+	esac
+	shift
+done
+[ -n "$kernel" ] && [ -n "$vcpus" ] && [ -n "$job" ] && [ -n "$out" ] ||
+	{ usage >&2; die "--kernel, --vcpus, --job and --out are required"; }
+check_kernel "$kernel"
+check_vcpus "$vcpus"
+[ -r "$job" ] || die "no such job script: $job"
+for n in "$timeout_s" "$hang_s" "$mem"; do
+	case "$n" in '' | *[!0-9]*) die "timeouts and --mem take whole numbers, got '$n'" ;; esac
+done
+need_tool qemu-system-x86_64 cpio base64
+obj=$(kernel_obj "$kernel")
+bzimage=${bzimage:-$obj/arch/x86/boot/bzImage}
+moddir=${moddir:-$obj}
+[ -r "$bzimage" ] || die "kernel $kernel is not built ($bzimage): run 'make kernels'"
+
+mkdir -p "$out"
+rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt"
+mkdir -p "$out/results"
+
+# Per-boot initramfs: shared base + this kernel's modules + the job.
+base=$RB_CACHE/initramfs/base.cpio
+mkdir -p "$RB_CACHE/initramfs"
+"$RB_TOP/workloads/mkinitramfs.sh" "$base"
+extra=$(mktemp -d)
+trap 'rm -rf "$extra"' EXIT
+mkdir -p "$extra/root/modules"
+find "$moddir" -name '*.ko' -exec cp {} "$extra/root/modules/" \;
+# rcubench.ko as built for this kernel by bench-module/ (if it is).
+bench_ko=$(bench_module_path "$kernel")
+[ ! -f "$bench_ko" ] || cp "$bench_ko" "$extra/root/modules/rcubench.ko"
+cp "$job" "$extra/root/job.sh"
+(cd "$extra/root" && find . | cpio -o -H newc --quiet) >"$extra/extra.cpio"
+cat "$base" "$extra/extra.cpio" >"$out/initrd.cpio"
+
+accel=$("$RB_TOP/workloads/accel.sh")
+case "$accel" in
+kvm) accel_args=(-accel kvm -cpu host) ;;
+*) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+esac
+echo "$accel" >"$out/accel"
+note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
+
+qemu-system-x86_64 "${accel_args[@]}" -smp "$vcpus" -m "$mem" \
+	-nographic -no-reboot -monitor none \
+	-serial "file:$out/console.log" -serial "file:$out/channel.txt" \
+	-kernel "$bzimage" -initrd "$out/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 rcu_bench_kernel=$kernel $append" \
+	</dev/null >"$out/qemu.log" 2>&1 &
+qemu_pid=$!
+trap 'kill $qemu_pid 2>/dev/null || true; rm -rf "$extra"' EXIT
+[ $quiet -eq 1 ] || { tail -n +1 -F "$out/console.log" 2>/dev/null & tail_pid=$!; }
+
+# Watch the guest: a hard budget, and a hang timer reset by console output.
+start=$(date +%s)
+last_size=-1 last_change=$start verdict=
+while kill -0 $qemu_pid 2>/dev/null; do
+	sleep 1
+	now=$(date +%s)
+	size=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
+	if [ "$size" != "$last_size" ]; then
+		last_size=$size last_change=$now
+	fi
+	if [ $((now - start)) -ge "$timeout_s" ]; then
+		verdict="timeout: no power-off within ${timeout_s}s"
+	elif [ $((now - last_change)) -ge "$hang_s" ]; then
+		verdict="hang: no console output for ${hang_s}s"
+	fi
+	if [ -n "$verdict" ]; then
+		kill $qemu_pid 2>/dev/null || true
+		break
+	fi
+done
+wait $qemu_pid 2>/dev/null || true
+[ -z "${tail_pid:-}" ] || { sleep 0.2; kill "$tail_pid" 2>/dev/null || true; }
+rm -f "$out/initrd.cpio"
+elapsed=$(($(date +%s) - start))
+
+"$RB_TOP/workloads/unpack-channel.sh" "$out/channel.txt" "$out/results" || true
+job_rc=$(sed -n 's/^RB-DONE rc=\([0-9]*\).*/\1/p' "$out/channel.txt" | tail -1 | tr -d '\r')
+if [ -z "$verdict" ]; then
+	if grep -q 'Kernel panic' "$out/console.log"; then
+		verdict="panic: $(grep -m1 'Kernel panic' "$out/console.log" | tr -d '\r')"
+	elif [ -z "$job_rc" ]; then
+		verdict="no-result: guest stopped without finishing the job"
+	elif [ "$job_rc" != 0 ]; then
+		verdict="job-failed: rc=$job_rc"
+	else
+		verdict=$("$RB_TOP/workloads/parse-console.sh" ${allow:+--allow "$allow"} "$out/console.log") || true
+		[ -n "$verdict" ] || verdict=ok
+	fi
+fi
+echo "$verdict" | atomic_write "$out/status"
+echo "$elapsed" >"$out/elapsed"
+banner=$(grep -m1 -E 'RCU implementation' "$out/console.log" | tr -d '\r' | sed 's/^\[[^]]*\] //') || true
+note "$kernel/$vcpus: ${banner:-no RCU banner}; ${elapsed}s; status: $verdict"
+[ "$verdict" = ok ]
