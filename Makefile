@@ -19,3 +19,13 @@ kernels:
 
 test:
 	@tests/run.sh $(TESTS)
+
+# make boot KERNEL=preempt VCPUS=4 [JOB=workloads/guest/jobs/banner.sh]
+KERNEL ?= tree
+VCPUS ?= 2
+JOB ?= workloads/guest/jobs/banner.sh
+BOOT_OUT ?= $(or $(RCU_BENCH_CACHE),$(HOME)/.cache/rcu-bench)/boot/$(KERNEL)-$(VCPUS)
+.PHONY: boot
+boot:
+	@workloads/boot.sh --kernel "$(KERNEL)" --vcpus "$(VCPUS)" --job "$(JOB)" --out "$(BOOT_OUT)" --quiet && \
+		{ echo "--- results in $(BOOT_OUT)/results:"; cat "$(BOOT_OUT)/results/job.log"; }

@@ -23,12 +23,14 @@ options:
   --mem MB           guest memory (default GUEST_MEM_MB)
   --bzimage PATH     boot this bzImage instead of the suite's build of NAME
   --modules DIR      take *.ko from DIR (searched recursively) instead
+  --file PATH        also put PATH into the guest as /extra/<basename> (repeatable)
   --allow REGEX      console lines matching REGEX are not health failures
   --quiet            do not copy the console to the terminal
 USAGE
 }
 
 kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0
+files=()
 timeout_s=$(conf_get BOOT_TIMEOUT)
 hang_s=$(conf_get HANG_TIMEOUT)
 mem=$(conf_get GUEST_MEM_MB)
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--bzimage) bzimage=$2; shift ;;
 	--modules) moddir=$2; shift ;;
 	--allow) allow=$2; shift ;;
+	--file) files+=("$2"); shift ;;
 	--quiet) quiet=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
@@ -81,6 +84,11 @@ find "$moddir" -name '*.ko' -exec cp {} "$extra/root/modules/" \;
 bench_ko=$(bench_module_path "$kernel")
 [ ! -f "$bench_ko" ] || cp "$bench_ko" "$extra/root/modules/rcubench.ko"
 cp "$job" "$extra/root/job.sh"
+mkdir -p "$extra/root/extra"
+for f in "${files[@]}"; do
+	[ -r "$f" ] || die "no such file for the guest: $f"
+	cp "$f" "$extra/root/extra/"
+done
 (cd "$extra/root" && find . | cpio -o -H newc --quiet) >"$extra/extra.cpio"
 cat "$base" "$extra/extra.cpio" >"$out/initrd.cpio"
 

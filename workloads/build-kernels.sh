@@ -29,7 +29,7 @@ series_key() {
 
 unpack_pristine() {
 	local tarball stamp
-	tarball=$(conf_get LINUX_SOURCE)
+	tarball=${RB_LINUX_SOURCE:-$(conf_get LINUX_SOURCE)}
 	[ -r "$tarball" ] ||
 		die "missing $tarball (package linux-source-6.1): run 'make deps' first"
 	stamp=$(stat -c '%s-%Y' "$tarball")

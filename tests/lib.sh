@@ -1,0 +1,28 @@
+#!/bin/bash
+# Helpers for tests/t-*: source after scripts/lib.sh.
+
+# fail MSG: the test fails with MSG.
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect_fail DESC CMD...: CMD must exit non-zero with a one-line
+# "rcu-bench: error:" message on stderr.
+expect_fail() {
+	local desc=$1 err
+	shift
+	if err=$("$@" 2>&1 >/dev/null); then
+		fail "$desc: succeeded, expected an error"
+	fi
+	echo "$err" | grep -q '^rcu-bench: error: ' ||
+		fail "$desc: no clear error message, got: $err"
+	echo "ok: $desc -> $(echo "$err" | grep -m1 '^rcu-bench: error: ')"
+}
+
+# test_tmp: set $tmp to a scratch directory removed when the test exits.
+# (Call it directly, not in $(...): the trap belongs to this shell.)
+test_tmp() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}

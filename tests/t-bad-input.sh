@@ -1,0 +1,40 @@
+#!/bin/bash
+# Bad input gets one clear error line and a non-zero exit, and loses nothing
+# already built or written.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+cd "$RB_TOP"
+job=workloads/guest/jobs/banner.sh
+bz=$(kernel_obj tree)/arch/x86/boot/bzImage
+bz_before=$(stat -c %Y "$bz")
+
+expect_fail "boot: unknown kernel" workloads/boot.sh --kernel nosuch --vcpus 2 --job $job --out "$tmp/o"
+expect_fail "boot: VCPUS=0" workloads/boot.sh --kernel tree --vcpus 0 --job $job --out "$tmp/o"
+expect_fail "boot: VCPUS=abc" workloads/boot.sh --kernel tree --vcpus abc --job $job --out "$tmp/o"
+expect_fail "boot: VCPUS beyond VCPUS_MAX" workloads/boot.sh --kernel tree --vcpus 999 --job $job --out "$tmp/o"
+expect_fail "boot: missing job" workloads/boot.sh --kernel tree --vcpus 2 --job /nonexistent --out "$tmp/o"
+expect_fail "make boot: unknown kernel" make -s boot KERNEL=nosuch VCPUS=2
+expect_fail "make boot: VCPUS=0" make -s boot KERNEL=tree VCPUS=0
+expect_fail "make boot: VCPUS=x" make -s boot KERNEL=tree VCPUS=x
+expect_fail "build: unknown kernel" workloads/build-kernels.sh nosuch
+
+# Missing linux-source: a cache holding a build must keep it.
+mkdir -p "$tmp/cache/obj/tree"
+echo keep >"$tmp/cache/obj/tree/sentinel"
+RCU_BENCH_CACHE=$tmp/cache RB_LINUX_SOURCE=/nonexistent/linux-source-6.1.tar.xz \
+	expect_fail "build: missing linux-source" workloads/build-kernels.sh tree
+[ "$(cat "$tmp/cache/obj/tree/sentinel")" = keep ] || fail "missing source deleted a build"
+
+# Missing tool: a PATH with everything but QEMU.
+mkdir -p "$tmp/bin"
+for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+	ln -sf "$f" "$tmp/bin/" 2>/dev/null || true
+done
+rm -f "$tmp/bin/qemu-system-x86_64"
+PATH=$tmp/bin expect_fail "boot: QEMU missing" workloads/boot.sh --kernel tree --vcpus 2 --job $job --out "$tmp/o" |
+	tee /dev/stderr | grep -q "make deps" || fail "missing tool error does not point to make deps"
+
+[ "$(stat -c %Y "$bz")" = "$bz_before" ] || fail "bad input touched the built tree kernel"
+echo "all bad inputs refused; builds intact"
