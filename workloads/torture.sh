@@ -1,0 +1,56 @@
+#!/bin/bash
+# torture.sh: run rcutorture on one kernel in a guest and summarise it.
+#
+#   workloads/torture.sh --kernel NAME --vcpus N --duration S --out DIR
+#                        [--onoff MS] [--args "rcutorture params"] [boot.sh options]
+#
+# Prints one summary line and writes it to DIR/summary.txt:
+#   kernel=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<boot failure> gp_versions=.. stalls=..
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+kernel= vcpus=2 duration=60 out= onoff=0 args= boot_opts=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--vcpus) vcpus=$2; shift ;;
+	--duration) duration=$2; shift ;;
+	--out) out=$2; shift ;;
+	--onoff) onoff=$2; shift ;;
+	--args) args=$2; shift ;;
+	*) boot_opts+=("$1") ;;
+	esac
+	shift
+done
+[ -n "$kernel" ] && [ -n "$out" ] || die "usage: $0 --kernel NAME --vcpus N --duration S --out DIR [--onoff MS] [--args ...]"
+case "$duration$onoff" in *[!0-9]*) die "--duration and --onoff take whole numbers" ;; esac
+[ "$duration" -gt 0 ] || die "--duration must be > 0"
+
+mkdir -p "$out"
+{
+	echo "TORTURE_DURATION=$duration"
+	echo "TORTURE_ONOFF_INTERVAL=$onoff"
+	echo "TORTURE_ARGS='$args'"
+	cat "$RB_TOP/workloads/guest/jobs/torture.sh"
+} >"$out/job.sh"
+# rcutorture prints a stats block every 15 s, so the hang timer stays short.
+status=ok
+"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --job "$out/job.sh" \
+	--out "$out" --timeout $((duration + 240)) --hang-timeout 90 "${boot_opts[@]}" ||
+	status=$(cat "$out/status")
+
+res=$out/results
+verdict=$(cat "$res/verdict.txt" 2>/dev/null || true)
+case "$verdict" in
+*"End of test: SUCCESS"*) result=SUCCESS ;;
+*"End of test: FAILURE"*) result=FAILURE ;;
+*) result=none ;;
+esac
+[ "$status" = ok ] || result="${result}(${status%%:*})"
+# "ver:" in rcutorture's stats is the number of updates, each after a GP.
+gp_versions=$(grep -o 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2)
+stalls=$(grep -o 'n_rcu_torture_preempt_stalls[=:] *[0-9]*\|preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
+	tail -1 | grep -o '[0-9]*$' || true)
+echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
+	"gp_versions=${gp_versions:-0} stalls=${stalls:-na}" | tee "$out/summary.txt"
+[ "$result" = SUCCESS ]
