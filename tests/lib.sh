@@ -26,3 +26,12 @@ test_tmp() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 }
+
+# build_testmod KERNEL DIR: build tests/modules/rb_testmod against KERNEL's
+# object dir in DIR; prints the path of the .ko.
+build_testmod() {
+	cp -r "$RB_TOP/tests/modules/rb_testmod" "$2"
+	make -s -C "$(kernel_obj "$1")" M="$2" modules >"$2/build.log" 2>&1 ||
+		{ cat "$2/build.log" >&2; fail "rb_testmod.ko does not build against $1"; }
+	echo "$2/rb_testmod.ko"
+}
