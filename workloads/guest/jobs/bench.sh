@@ -1,0 +1,213 @@
+# Guest job (busybox sh): the rcu-bench measurements for one (kernel, vCPUs)
+# boot.  The host (workloads/bench.sh) prepends the BENCH_* settings; the
+# defaults below make the job runnable on its own (make boot JOB=...).
+#
+# Writes to /results/:
+#   bench.csv        rows "test,params,metric,value,unit,source" of the
+#                    tests that succeeded (never a partial test)
+#   cells.txt        one line per test: "<test> ok" or "<test> failed:<why>"
+#   perf-<test>.txt  perf stat (software events, system-wide) of each test
+#   stats-<when>.txt the preemptible RCU debugfs stats around the gp test
+# Console lines "rcu-bench-job: start <test>" let the host show progress.
+: "${BENCH_TESTS:=read read_mb callrcu gp refscale rcuscale}"
+: "${BENCH_NESTS:=1 2}"
+: "${BENCH_RUNS:=5}"
+: "${BENCH_TARGET_MS:=20}"
+: "${BENCH_CALLRCU_MS:=500}"
+: "${BENCH_GP_SAMPLES:=50}"
+: "${BENCH_WAIT_S:=120}"
+
+MOD=/modules
+NCPUS=$(nproc)
+ROWS=/tmp/rows.csv
+STATS_GLOB='/sys/kernel/debug/rcu/*_stats'
+
+say() {
+	echo "rcu-bench-job: $*"
+}
+
+# Readers for the read tests: one, and one per CPU.
+reader_counts() {
+	if [ "$NCPUS" -gt 1 ]; then echo "1 $NCPUS"; else echo 1; fi
+}
+
+# rcubench PARAMS...: one load of rcubench.ko; its rows go to $ROWS.
+rcubench() {
+	insmod "$MOD/rcubench.ko" "$@" || { echo "insmod rcubench $*"; return 1; }
+	cat /sys/kernel/debug/rcubench/results >>"$ROWS" || { rmmod rcubench; echo "no results file"; return 1; }
+	rmmod rcubench
+}
+
+# A system-wide perf stat runs in the background around each test.
+perf_pid=
+HAVE_PERF=0
+if perf stat -e task-clock -o /dev/null true >/dev/null 2>&1; then
+	HAVE_PERF=1
+else
+	say "perf stat does not work here: no perf-*.txt"
+fi
+
+perf_start() {
+	[ $HAVE_PERF = 1 ] || return 0
+	perf stat -a -e task-clock,cpu-clock,context-switches,cpu-migrations,page-faults \
+		-o "/results/perf-$1.txt" &
+	perf_pid=$!
+	sleep 0.5 # Let perf open its counters before the test starts.
+}
+
+perf_stop() {
+	[ -n "$perf_pid" ] || return 0
+	kill -INT "$perf_pid"
+	wait "$perf_pid"
+	perf_pid=
+}
+
+uptime_s() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# wait_dmesg REGEX: wait up to BENCH_WAIT_S for a kernel message.
+wait_dmesg() {
+	i=0
+	while ! dmesg | grep -q "$1"; do
+		i=$((i + 1))
+		[ $i -le "$BENCH_WAIT_S" ] || { echo "timed out waiting for '$1' in dmesg"; return 1; }
+		sleep 1
+	done
+}
+
+# median: of the numbers on stdin, one per line.
+median() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+test_read() {
+	for r in $(reader_counts); do
+		for n in $BENCH_NESTS; do
+			rcubench test=read readers="$r" nest="$n" runs="$BENCH_RUNS" \
+				target_ms="$BENCH_TARGET_MS" || return 1
+		done
+	done
+}
+
+test_read_mb() {
+	for r in $(reader_counts); do
+		rcubench test=read_mb readers="$r" runs="$BENCH_RUNS" target_ms="$BENCH_TARGET_MS" || return 1
+	done
+}
+
+test_callrcu() {
+	rcubench test=callrcu writers="$NCPUS" duration_ms="$BENCH_CALLRCU_MS"
+}
+
+# stats_snapshot FILE: every "name value" line of the RCU debugfs stats.
+stats_snapshot() {
+	: >"$1"
+	for f in $STATS_GLOB; do
+		[ -f "$f" ] && cat "$f" >>"$1"
+	done
+}
+
+# gp_stages_rows LOAD BEFORE AFTER SECONDS: per-GP stage means from the
+# cumulative counters gp_completed, flips and <stage>_ns (total ns spent in
+# each grace-period stage) of the preemptible implementation's stats.
+gp_stages_rows() {
+	awk -v load="$1" -v secs="$4" '
+		FNR == NR { before[$1] = $2; next }
+		{ after[$1] = $2 }
+		function row(metric, value, unit) {
+			printf "gp_stages,load=%s,%s,%s,%s,debugfs\n", load, metric, value, unit
+		}
+		END {
+			if (!("gp_completed" in after)) exit
+			gp = after["gp_completed"] - before["gp_completed"]
+			row("gp_completed", sprintf("%.0f", gp), "count")
+			if ("flips" in after)
+				row("flips", sprintf("%.0f", after["flips"] - before["flips"]), "count")
+			if (secs > 0)
+				row("gp_per_s", sprintf("%.3f", gp / secs), "1/s")
+			n = split("idle waitack waitzero waitmb", stage, " ")
+			for (i = 1; i <= n; i++) {
+				k = stage[i] "_ns"
+				if ((k in after) && gp > 0)
+					row(k, sprintf("%.0f", (after[k] - before[k]) / gp), "ns")
+			}
+		}' "$2" "$3"
+}
+
+test_gp() {
+	for load in idle readers; do
+		stats_snapshot "/results/stats-before-$load.txt"
+		t0=$(uptime_s)
+		rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" || return 1
+		t1=$(uptime_s)
+		stats_snapshot "/results/stats-after-$load.txt"
+		gp_stages_rows "$load" "/results/stats-before-$load.txt" \
+			"/results/stats-after-$load.txt" "$(echo "$t0 $t1" | awk '{ print $2 - $1 }')" >>"$ROWS"
+	done
+	[ -s /results/stats-after-idle.txt ] || say "no $STATS_GLOB on this kernel: no gp_stages rows"
+}
+
+# The loop count our read test chose for readers=NCPUS nest=1, so that
+# refscale times the same number of sections per run.
+our_read_loops() {
+	grep -m1 "^read,readers=$NCPUS;nest=1;loops=" /results/bench.csv 2>/dev/null |
+		sed 's/^[^,]*,[^,]*loops=\([0-9]*\),.*/\1/'
+}
+
+torture_load() {
+	grep -q '^torture ' /proc/modules || insmod "$MOD/torture.ko" || { echo "insmod torture"; return 1; }
+}
+
+# refscale prints its per-run table at the end of its test, not at insmod.
+test_refscale() {
+	loops=$(our_read_loops)
+	params="readers=$NCPUS;nest=1;loops=${loops:-10000};runs=$BENCH_RUNS"
+	torture_load || return 1
+	insmod "$MOD/refscale.ko" scale_type=rcu nreaders="$NCPUS" loops="${loops:-10000}" \
+		nruns="$BENCH_RUNS" holdoff=0 shutdown=0 verbose=0 || { echo "insmod refscale"; return 1; }
+	wait_dmesg 'END OF TEST' || { rmmod refscale; return 1; }
+	rmmod refscale
+	# The table: "Runs<TAB>Time(ns)" then "<run><TAB><ns per loop>" lines.
+	dmesg | sed 's/^\[[^]]*\] *//' | awk '/^Runs\tTime/ { on = 1; next }
+		on && /^[0-9]+\t[0-9.]+$/ { print $2; next } on { on = 0 }' >/tmp/refscale.ns
+	[ -s /tmp/refscale.ns ] || { echo "no refscale table in dmesg"; return 1; }
+	echo "refscale,$params,ns_per_pair,$(median </tmp/refscale.ns),ns,refscale" >>"$ROWS"
+}
+
+# rcuscale prints the per-GP durations only when it is unloaded.
+test_rcuscale() {
+	params="nwriters=1;nreaders=0"
+	torture_load || return 1
+	insmod "$MOD/rcuscale.ko" scale_type=rcu nwriters=1 nreaders=0 holdoff=0 shutdown=0 ||
+		{ echo "insmod rcuscale"; return 1; }
+	wait_dmesg 'Test complete' || { rmmod rcuscale; return 1; }
+	rmmod rcuscale
+	dmesg | sed -n 's/.*writer-duration: *\([0-9]*\) \([0-9]*\).*/\1 \2/p' >/tmp/rcuscale.ns
+	[ -s /tmp/rcuscale.ns ] || { echo "no rcuscale writer-duration lines in dmesg"; return 1; }
+	awk -v p="$params" '{ printf "rcuscale,%s;sample=%d,gp_latency_ns,%s,ns,rcuscale\n", p, $1, $2; s += $2 }
+		END { printf "rcuscale,%s,gp_latency_ns,%.0f,ns,rcuscale\n", p, s / NR }' \
+		/tmp/rcuscale.ns >>"$ROWS"
+}
+
+say "tests '$BENCH_TESTS' on $NCPUS CPUs"
+rc=0
+for t in $BENCH_TESTS; do
+	say "start $t"
+	: >"$ROWS"
+	perf_start "$t"
+	start=$(uptime_s)
+	if why=$("test_$t" 2>&1); then
+		cat "$ROWS" >>/results/bench.csv
+		echo "$t ok" >>/results/cells.txt
+		say "done $t in $(echo "$start $(uptime_s)" | awk '{ print $2 - $1 }')s ($(wc -l <"$ROWS") rows)"
+	else
+		why=$(echo "$why" | tail -1 | tr ',\n' ';;')
+		echo "$t failed:${why:-error}" >>/results/cells.txt
+		say "FAILED $t: $why"
+		rc=1
+	fi
+	perf_stop
+done
+exit $rc
