@@ -1,6 +1,6 @@
-# rcu-bench top-level Makefile.  Facts (kernel list, vCPU counts, ...) come
-# from suite.conf; the work is done by the scripts under workloads/.
-include suite.conf
+# rcu-bench top-level Makefile.  Facts (kernel list, vCPU counts, ...) live
+# in suite.conf and are read by the scripts under workloads/, which do the
+# work; KERNELS=, VCPUS=, ... given to make override them.
 
 SHELL := /bin/bash
 PYTHON := /usr/bin/python3
@@ -15,17 +15,22 @@ deps:
 
 # make kernels [KERNELS="classic preempt"]
 kernels:
-	@workloads/build-kernels.sh $(KERNELS)
+	@workloads/build-kernels.sh
 
 test:
 	@tests/run.sh $(TESTS)
 
 # make boot KERNEL=preempt VCPUS=4 [JOB=workloads/guest/jobs/banner.sh]
 KERNEL ?= tree
-VCPUS ?= 2
+BOOT_VCPUS = $(or $(VCPUS),2)
 JOB ?= workloads/guest/jobs/banner.sh
-BOOT_OUT ?= $(or $(RCU_BENCH_CACHE),$(HOME)/.cache/rcu-bench)/boot/$(KERNEL)-$(VCPUS)
+BOOT_OUT ?= $(or $(RCU_BENCH_CACHE),$(HOME)/.cache/rcu-bench)/boot/$(KERNEL)-$(BOOT_VCPUS)
 .PHONY: boot
 boot:
-	@workloads/boot.sh --kernel "$(KERNEL)" --vcpus "$(VCPUS)" --job "$(JOB)" --out "$(BOOT_OUT)" --quiet && \
+	@workloads/boot.sh --kernel "$(KERNEL)" --vcpus "$(BOOT_VCPUS)" --job "$(JOB)" --out "$(BOOT_OUT)" --quiet && \
 		{ echo "--- results in $(BOOT_OUT)/results:"; cat "$(BOOT_OUT)/results/job.log"; }
+
+# make torture [KERNELS=...] [DURATION=seconds] [VCPUS=n]
+.PHONY: torture
+torture:
+	@workloads/torture-all.sh

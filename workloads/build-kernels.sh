@@ -115,7 +115,7 @@ build_kernel() {
 main() {
 	local k kernels
 	need_tool make gcc flex bison bc rsync patch
-	kernels=${*:-$(conf_get KERNELS)}
+	kernels=${*:-${KERNELS:-$(conf_get KERNELS)}}
 	for k in $kernels; do
 		check_kernel "$k"
 	done

@@ -37,7 +37,7 @@ mkdir -p "$out"
 status=ok
 "$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --job "$out/job.sh" \
 	--out "$out" --timeout $((duration + 240)) --hang-timeout 90 "${boot_opts[@]}" ||
-	status=$(cat "$out/status")
+	status=$(cat "$out/status" 2>/dev/null || echo "boot-error: see above")
 
 res=$out/results
 verdict=$(cat "$res/verdict.txt" 2>/dev/null || true)
@@ -48,7 +48,7 @@ case "$verdict" in
 esac
 [ "$status" = ok ] || result="${result}(${status%%:*})"
 # "ver:" in rcutorture's stats is the number of updates, each after a GP.
-gp_versions=$(grep -o 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2)
+gp_versions=$(grep -o 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
 stalls=$(grep -o 'n_rcu_torture_preempt_stalls[=:] *[0-9]*\|preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
 	tail -1 | grep -o '[0-9]*$' || true)
 echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \

@@ -1,0 +1,37 @@
+#!/bin/bash
+# torture-all.sh: rcutorture on every kernel (make torture), with CPU
+# hotplug, one guest per kernel, and a summary table at the end.
+#   KERNELS, DURATION (s), VCPUS override suite.conf's TORTURE_* defaults.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+kernels=${KERNELS:-$(conf_get KERNELS)}
+duration=${DURATION:-$(conf_get TORTURE_DURATION)}
+vcpus=${VCPUS:-$(conf_get TORTURE_VCPUS)}
+onoff=$(conf_get TORTURE_ONOFF_MS)
+for k in $kernels; do check_kernel "$k"; done
+check_vcpus "$vcpus"
+case "$duration" in '' | *[!0-9]*) die "DURATION must be whole seconds, got '$duration'" ;; esac
+
+out=$RB_TOP/reports/torture-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+note "torture: kernels $kernels, ${duration}s each, $vcpus vCPUs, hotplug every ${onoff}ms -> $out"
+failed=0
+for k in $kernels; do
+	note "torture: $k started $(date +%T), ends about $(date -d "+$duration sec" +%T)"
+	workloads/torture.sh --kernel "$k" --vcpus "$vcpus" --duration "$duration" \
+		--onoff "$onoff" --args "$(conf_get "TORTURE_ARGS_$k")" --out "$out/$k" --quiet || failed=1
+done
+{
+	printf '%-14s %-6s %-9s %-22s %-12s %s\n' kernel vcpus seconds result gp_versions stalls
+	for k in $kernels; do
+		if [ ! -f "$out/$k/summary.txt" ]; then
+			printf '%-14s %s\n' "$k" "no result (guest did not run)"
+			continue
+		fi
+		eval "$(tr ' ' '\n' <"$out/$k/summary.txt" | grep '=' | sed 's/^/s_/')"
+		# shellcheck disable=SC2154 # s_* come from the summary line
+		printf '%-14s %-6s %-9s %-22s %-12s %s\n' "$k" "$s_vcpus" "$s_duration" "$s_result" "$s_gp_versions" "$s_stalls"
+	done
+} | tee "$out/summary.txt"
+exit $failed
