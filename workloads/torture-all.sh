@@ -22,6 +22,8 @@ for k in $kernels; do
 	workloads/torture.sh --kernel "$k" --vcpus "$vcpus" --duration "$duration" \
 		--onoff "$onoff" --args "$(conf_get "TORTURE_ARGS_$k")" --out "$out/$k" --quiet || failed=1
 done
+# field NAME: NAME=value from kernel $k's summary line.
+field() { tr ' ' '\n' <"$out/$k/summary.txt" | sed -n "s/^$1=//p"; }
 {
 	printf '%-14s %-6s %-9s %-22s %-12s %s\n' kernel vcpus seconds result gp_versions stalls
 	for k in $kernels; do
@@ -29,9 +31,8 @@ done
 			printf '%-14s %s\n' "$k" "no result (guest did not run)"
 			continue
 		fi
-		eval "$(tr ' ' '\n' <"$out/$k/summary.txt" | grep '=' | sed 's/^/s_/')"
-		# shellcheck disable=SC2154 # s_* come from the summary line
-		printf '%-14s %-6s %-9s %-22s %-12s %s\n' "$k" "$s_vcpus" "$s_duration" "$s_result" "$s_gp_versions" "$s_stalls"
+		printf '%-14s %-6s %-9s %-22s %-12s %s\n' "$k" "$(field vcpus)" "$(field duration)" \
+			"$(field result)" "$(field gp_versions)" "$(field stalls)"
 	done
 } | tee "$out/summary.txt"
 exit $failed
