@@ -34,3 +34,15 @@ boot:
 .PHONY: torture
 torture:
 	@workloads/torture-all.sh
+
+# make bench [FULL=1] [KERNELS="tree preempt"] [VCPUS="1 2"] [REPEATS=N]
+#            [BENCH_TESTS="read gp"] [RESUME=reports/<stamp>|last]
+# Only variables given on the command line (or in the environment) are
+# passed on: the defaults live in suite.conf and workloads/bench.sh.
+bench_given = $(filter command line environment,$(origin $(1)))
+.PHONY: bench
+bench:
+	@workloads/bench.sh $(if $(RESUME),--resume "$(RESUME)") $(if $(filter-out 0,$(FULL)),--full) \
+		$(if $(call bench_given,KERNELS),--kernels "$(KERNELS)") \
+		$(if $(call bench_given,VCPUS),--vcpus "$(VCPUS)") \
+		$(if $(REPEATS),--repeats "$(REPEATS)") $(if $(BENCH_TESTS),--tests "$(BENCH_TESTS)")
