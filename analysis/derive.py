@@ -97,9 +97,15 @@ def cdf(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xs, np.arange(1, xs.size + 1) / xs.size
 
 
-def gp_stage_times(rows: list[Row], kernel: str, vcpus: int) -> dict[str, Stat]:
+def gp_loads(rows: list[Row], test: str = "gp") -> list[str]:
+    """The load= values of test's rows, in first-seen order."""
+    return list(dict.fromkeys(r.params["load"] for r in rows
+                              if r.ok and r.test == test and "load" in r.params))
+
+
+def gp_stage_times(rows: list[Row], kernel: str, vcpus: int, load: str) -> dict[str, Stat]:
     """Mean time per grace period in each stage (stages with data only)."""
-    stages = {s: stat(values(select(rows, "gp_stages", f"{s}_ns", kernel, vcpus)))
+    stages = {s: stat(values(select(rows, "gp_stages", f"{s}_ns", kernel, vcpus, load=load)))
               for s in GP_STAGES}
     return {s: v for s, v in stages.items() if v is not None}
 
@@ -126,13 +132,15 @@ class Savings:
     """What the amortised barriers buy at one vCPU count."""
 
     vcpus: int
+    load: str
     saved_ns: Stat            # read_mb - read, per read-side section
     waitmb_ns: Stat | None    # extra GP time of the waitmb stage, per GP
     break_even: Stat | None   # read sections per GP at which both balance
 
 
-def savings(rows: list[Row], kernel: str) -> list[Savings]:
-    """Per vCPU count: barrier cost saved per section vs waitmb time per GP."""
+def savings(rows: list[Row], kernel: str, load: str) -> list[Savings]:
+    """Per vCPU count: barrier cost saved per section vs waitmb time per GP
+    (the GP stage times measured while the gp test ran under load)."""
     out = []
     for v in vcpus_of(rows, "read_mb", kernel):
         with_mb = read_cost(rows, kernel, v, test="read_mb")
@@ -140,9 +148,9 @@ def savings(rows: list[Row], kernel: str) -> list[Savings]:
         if with_mb is None or plain is None:
             continue
         saved = _difference(with_mb, plain)
-        waitmb = gp_stage_times(rows, kernel, v).get("waitmb")
+        waitmb = gp_stage_times(rows, kernel, v, load).get("waitmb")
         even = _ratio(waitmb, saved) if waitmb is not None else None
-        out.append(Savings(v, saved, waitmb, even))
+        out.append(Savings(v, load, saved, waitmb, even))
     return out
 
 
@@ -150,6 +158,7 @@ def savings(rows: list[Row], kernel: str) -> list[Savings]:
 class Agreement:
     kernel: str
     vcpus: int
+    readers: int
     ours: Stat
     refscale: Stat
 
@@ -162,18 +171,27 @@ class Agreement:
         return abs(self.diff_pct) > REFSCALE_TOLERANCE_PCT
 
 
+def read_with_loop(rows: list[Row], kernel: str, vcpus: int, readers: int) -> Stat | None:
+    """Our read cost per section including the loop (ns_per_pair + baseline_ns
+    of the same repeat): what refscale times, as it subtracts no empty loop."""
+    def per_repeat(metric: str) -> dict[int, float]:
+        return {r.repeat: r.value for r in select(rows, "read", metric, kernel, vcpus,
+                                                  readers=readers, nest=1)}
+    pair, base = per_repeat("ns_per_pair"), per_repeat("baseline_ns")
+    return stat(pair[rep] + base[rep] for rep in sorted(pair) if rep in base)
+
+
 def refscale_agreement(rows: list[Row]) -> list[Agreement]:
-    """Our read ns/pair against refscale's for the same kernel and readers."""
+    """Our read ns/section against refscale's for the same kernel and readers."""
     out = []
     for k in kernels_of(rows, "refscale"):
         for v in vcpus_of(rows, "refscale", k):
             ref_rows = select(rows, "refscale", "ns_per_pair", k, v)
-            readers = {r.param_int("readers") or v for r in ref_rows}
-            for n in sorted(readers):
+            for n in sorted({r.param_int("readers") or v for r in ref_rows}):
                 ref = stat(r.value for r in ref_rows if (r.param_int("readers") or v) == n)
-                ours = stat(values(select(rows, "read", "ns_per_pair", k, v, readers=n, nest=1)))
+                ours = read_with_loop(rows, k, v, n)
                 if ours is not None and ref is not None and ref.mean > 0:
-                    out.append(Agreement(k, v, ours, ref))
+                    out.append(Agreement(k, v, n, ours, ref))
     return out
 
 

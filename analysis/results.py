@@ -1,6 +1,6 @@
 """Load and validate an rcu-bench result directory.
 
-RESULTDIR/csv/*.csv hold the rows (columns and schema version from
+RESULTDIR/csv/results.csv holds the rows (columns and schema version from
 suite.conf, vocabulary in analysis/SCHEMA.md); RESULTDIR/metadata.json is
 optional.  Anything malformed is a ResultsError naming the file and line,
 so a bad sweep is refused instead of plotted.
@@ -18,6 +18,7 @@ import suiteconf
 ACCELS = ("kvm", "tcg", "native")
 HOST_KERNEL = "host"  # kernel of the native liburcu rows
 STATUS_OK = "ok"
+RESULTS_CSV = "csv/results.csv"
 FAILED_PREFIX = "failed:"
 
 
@@ -201,12 +202,13 @@ def load_metadata(resultdir: Path, want_schema: int) -> dict:
 
 
 def load_result_dir(resultdir: Path) -> ResultDir:
-    """Every RESULTDIR/csv/*.csv, validated against suite.conf."""
+    """RESULTDIR/csv/results.csv, validated against suite.conf.  (Other
+    csv/*.csv files are tables derived from it, such as agreement.csv.)"""
     if not resultdir.is_dir():
         raise ResultsError(f"{resultdir}: not a directory")
-    files = sorted((resultdir / "csv").glob("*.csv"))
-    if not files:
-        raise ResultsError(f"{resultdir}: no csv/*.csv result files")
+    path = resultdir / RESULTS_CSV
+    if not path.is_file():
+        raise ResultsError(f"{resultdir}: no {RESULTS_CSV}")
     try:
         columns = suiteconf.csv_columns()
         known = suiteconf.kernels()
@@ -217,5 +219,5 @@ def load_result_dir(resultdir: Path) -> ResultDir:
     if missing:
         raise ResultsError(f"{suiteconf.SUITE_CONF}: CSV_COLUMNS lacks {' '.join(missing)}")
     meta = load_metadata(resultdir, want)
-    rows = [row for path in files for row in load_csv(path, columns, known, want)]
+    rows = load_csv(path, columns, known, want)
     return ResultDir(path=resultdir, rows=rows, metadata=meta)
