@@ -51,6 +51,10 @@ class Row:
         return self.status == STATUS_OK
 
     @property
+    def params_text(self) -> str:
+        return ";".join(f"{k}={v}" for k, v in self.params.items())
+
+    @property
     def reason(self) -> str:
         return self.status[len(FAILED_PREFIX):] if not self.ok else ""
 
