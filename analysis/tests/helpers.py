@@ -1,0 +1,44 @@
+"""Shared by the analysis tests: import path, fixture dirs, an independent
+reading of the fixture CSV (plain csv + numpy, not the code under test)."""
+
+import csv
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ANALYSIS = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+GOOD = FIXTURES / "good"
+sys.path.insert(0, str(ANALYSIS))
+
+
+def copy_fixture(name: str) -> Path:
+    """A scratch copy of fixtures/NAME (removed by the caller's cleanup)."""
+    tmp = Path(tempfile.mkdtemp(prefix="rb-analysis-"))
+    dest = tmp / name
+    shutil.copytree(FIXTURES / name, dest)
+    return dest
+
+
+def raw_values(**match: str) -> list[float]:
+    """Values of the good fixture's ok rows whose columns/params match."""
+    out = []
+    with open(GOOD / "csv" / "results.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            params = dict(kv.split("=", 1) for kv in row["params"].split(";") if kv)
+            cells = {**params, **row}
+            if row["status"] == "ok" and all(cells.get(k) == v for k, v in match.items()):
+                out.append(float(row["value"]))
+    return out
+
+
+def mean_std(vals: list[float]) -> tuple[float, float]:
+    arr = np.asarray(vals)
+    return float(arr.mean()), float(arr.std(ddof=1)) if arr.size > 1 else 0.0
+
+
+def rmtree(path: Path) -> None:
+    shutil.rmtree(path.parent, ignore_errors=True)
