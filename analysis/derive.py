@@ -224,6 +224,6 @@ def membarrier_used(rows: list[Row]) -> dict[str, set[str]]:
     """flavour -> the membarrier= values its rows recorded."""
     out: dict[str, set[str]] = {}
     for r in rows:
-        if r.ok and r.test == "urcu":
-            out.setdefault(r.params.get("flavour", "?"), set()).add(r.params.get("membarrier", "?"))
+        if r.ok and r.test == "urcu" and "membarrier" in r.params:
+            out.setdefault(r.params.get("flavour", "?"), set()).add(r.params["membarrier"])
     return out

@@ -136,7 +136,7 @@ def urcu(rows: list[Row]) -> list[str]:
         for n in derive.vcpus_of(rows, "urcu"):
             s = derive.urcu_cost(rows, f, n)
             if s:
-                body.append([f"urcu-{f}", str(n), fmt(s), "/".join(sorted(used.get(f, {"?"})))])
+                body.append([f"urcu-{f}", str(n), fmt(s), "/".join(sorted(used.get(f, set()))) or NONE])
     return section("Native liburcu anchor", "Userspace RCU on the host's real CPUs "
                    "(kernel=host, accel=native): urcu-mb executes the barriers per section, "
                    "urcu-memb amortises them with membarrier() (membarrier=0: the library "
