@@ -30,6 +30,7 @@
 #include <urcu/urcu-qsbr.h>
 
 #define MAX_RUNS 101
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct flavour {
 	const char *name;
@@ -54,6 +55,7 @@ static void fl##_loop(long n)						\
 		cmm_barrier();						\
 	}								\
 }
+
 SECTION_LOOP(mb)
 SECTION_LOOP(memb)
 SECTION_LOOP(qsbr)
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
 		loops = parse_arg(argv[2], 1000, 1000000000L, "LOOPS");
 	if (argc > 3)
 		runs = parse_arg(argv[3], 1, MAX_RUNS, "RUNS");
-	for (size_t f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(flavours); f++) {
 		const struct flavour *fl = &flavours[f];
 		double ns = measure(fl, nreaders);
 		char extra[32] = "";
