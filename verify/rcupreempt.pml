@@ -1,0 +1,489 @@
+/*
+ * rcupreempt.pml: Promela model of the 2007 flip-counter preemptible RCU
+ * (design: /work/shared/seeds/000-article.md, "The design of preemptible
+ * read-copy-update"), as kernel/rcu/rcupreempt.c of our patch series
+ * implements it.  Checked with SPIN by verify/run.sh (`make verify`).
+ *
+ * What is modelled
+ *   - NCPU CPUs, each with a scheduling-clock interrupt handler (proctype
+ *     clock = rcu_check_callbacks()) that runs rcu_check_mb(), the
+ *     rcu_try_flip() state machine idle -> waitack -> waitzero -> waitmb
+ *     and __rcu_advance_callbacks().
+ *   - NREADER reader tasks (proctype reader) looping over
+ *     rcu_read_lock(); [nested lock/unlock]; access; rcu_read_unlock(),
+ *     preemptible anywhere outside their irq-disabled regions, and
+ *     migrated between CPUs by proctype scheduler (the per-task
+ *     rcu_flipctr_idx travels with the task).
+ *   - One updater task pinned to CPU 0 (proctype updater):
+ *     list_del_rcu() of the current object, call_rcu(), and the callback
+ *     (kfree) once the callback reached the donelist.  It loops, so grace
+ *     periods keep being requested.  The callback flows
+ *     nextlist -> waitlist[0..GP_STAGES-1] -> donelist (cb_stage).
+ *
+ * Memory model (why waitmb is needed in the model, not assumed)
+ *   The control variables (completed, rcu_flip_flag, rcu_mb_flag,
+ *   rcu_try_flip_state, fliplock, callback lists) are sequentially
+ *   consistent: the design orders them with explicit smp_mb()s.  The read
+ *   side has no barriers, and three weak-memory effects are modelled per
+ *   CPU; each is undone by smp_mb() on that CPU (inline smp_mb) or at an
+ *   arbitrary later moment (proctype memory):
+ *   - pend[]: rcu_flipctr increments/decrements sit in the CPU's store
+ *     buffer, invisible to the CPU summing in rcu_try_flip_waitzero();
+ *   - stale[]: after list_del_rcu() on CPU 0, another CPU may still load
+ *     the removed pointer (invalidate queue; equivalently, the critical
+ *     section's loads executed early, before rcu_read_lock());
+ *   - linger[]: the accesses of a critical section that already ended
+ *     in program order (rcu_read_unlock() done, counter decremented) may
+ *     still be unperformed (executed late, after rcu_read_unlock()).
+ *   A CPU sees its own accesses in order (Quick Quiz 5), so the summing
+ *   CPU reads its own pend[], and the callback's CPU ignores its own
+ *   linger[].  Migrating a task runs the scheduler's full barrier on the
+ *   CPU it leaves.  Context switches on one CPU are free interleavings
+ *   (no barrier assumed: more behaviours than the kernel has).
+ *
+ * Safety (inline rcu_gp_end_check): when the callback reaches the
+ * donelist, no reader task may hold the removed object, no other CPU may
+ * have unperformed accesses to it, and no other CPU may still load it;
+ * a load of the object after it was freed is also a violation.
+ * Liveness (-DLIVENESS, pan -l -f): the updater passes its progress label
+ * infinitely often, i.e. grace periods keep completing; interrupt
+ * handlers are then atomic so that weak fairness lets the tasks run.
+ *
+ * Configuration (-D on the spin command line, see verify/run.sh):
+ *   NCPU=2|3, GP_STAGES=1|2|4, LIVENESS, BACKGROUND_CBS (other CPUs have
+ *   callbacks too: any CPU may start a grace period).
+ * Mutations (must fail):
+ *   NO_WAITMB        rcu_try_flip_waitzero() goes straight to idle
+ *   NO_WAITACK       rcu_try_flip_idle() goes straight to waitzero
+ *   QQ7              rcu_read_lock() disables preemption, not irqs
+ *   CALL_RCU_NO_ADVANCE  call_rcu() does not call __rcu_advance_callbacks()
+ *                    first (the article's worst-case assumption)
+ */
+
+#ifndef NCPU
+#define NCPU 2
+#endif
+#ifndef GP_STAGES
+#define GP_STAGES 2
+#endif
+#define NREADER 2
+#define UPDATER NREADER		/* task id of the updater */
+#define UPDATER_CPU 0
+#define COMPLETED_WRAP 4	/* rcu_ctrlblk.completed modulo this */
+
+/* rcu_try_flip_state values */
+#define IDLE 0
+#define WAITACK 1
+#define WAITZERO 2
+#define WAITMB 3
+
+/* cb_stage: where the updater's callback is */
+#define CB_NONE 0
+#define CB_NEXT 1		/* nextlist; waitlist[i] is CB_NEXT + 1 + i */
+#define CB_DONE (GP_STAGES + 2)
+
+/* rcu_ctrlblk */
+byte completed;
+bool fliplock;
+byte try_flip_state;		/* rcu_try_flip_state */
+
+/* per CPU: rcu_flip_flag (1 = rcu_flipped, 0 = rcu_flip_seen),
+ * rcu_mb_flag (1 = rcu_mb_needed, 0 = rcu_mb_done), rcu_data.completed */
+bool flip_flag[NCPU];
+bool mb_flag[NCPU];
+byte rdp_completed[NCPU];
+
+/* per CPU rcu_flipctr[2], flattened [cpu * 2 + idx]: value visible to
+ * other CPUs, and the part still in the CPU's store buffer */
+short flipctr[NCPU * 2];
+short pend[NCPU * 2];
+bool stale[NCPU];
+byte linger[NCPU];		/* bit g: unperformed accesses to object g */
+
+bool inirq[NCPU];		/* the CPU is in its interrupt handler */
+byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7) */
+
+/* per task (the updater is task UPDATER) */
+byte cpu_of[NREADER + 1];
+byte nesting[NREADER];		/* rcu_read_lock_nesting */
+bit flipctr_idx[NREADER];	/* rcu_flipctr_idx */
+byte ref[NREADER];		/* 1 + object generation held in the CS */
+
+/* the RCU-protected object and its callback */
+bit cur_gen;			/* generation of the published object */
+bool old_live;			/* the removed object is not yet freed */
+byte cb_stage;
+
+#define OLD_GEN (1 - cur_gen)
+#define TASK_RUNS(t) (!inirq[cpu_of[t]] && \
+	(preempt_owner[cpu_of[t]] == 0 || preempt_owner[cpu_of[t]] == (t) + 1))
+
+/* smp_mb() on CPU c: drain its store buffer, process its invalidations,
+ * perform its pending accesses. */
+inline smp_mb(c)
+{
+	flipctr[c * 2] = flipctr[c * 2] + pend[c * 2];
+	pend[c * 2] = 0;
+	flipctr[c * 2 + 1] = flipctr[c * 2 + 1] + pend[c * 2 + 1];
+	pend[c * 2 + 1] = 0;
+	stale[c] = 0;
+	linger[c] = 0
+}
+
+/* Safety: the callback of the removed object reached CPU c's donelist. */
+inline rcu_gp_end_check(c, i)
+{
+	i = 0;
+	do
+	:: i < NREADER ->
+		assert(ref[i] != 1 + OLD_GEN);	/* reader still in its CS */
+		i++
+	:: else -> break
+	od;
+	i = 0;
+	do
+	:: i < NCPU ->
+		assert(i == c || (linger[i] & (1 << OLD_GEN)) == 0);	/* late accesses */
+		assert(i == c || !stale[i]);	/* CPU i can still load it */
+		i++
+	:: else -> break
+	od;
+	i = 0
+}
+
+/* rcu_pending(c), as seen by rcu_try_flip_idle() */
+#define RCU_PENDING(c) ((c == UPDATER_CPU && cb_stage != CB_NONE) || \
+	flip_flag[c] || mb_flag[c] || rdp_completed[c] != completed)
+
+/* __rcu_advance_callbacks(), lines 7-37: advance the callback lists */
+inline advance_lists(c, i)
+{
+	if
+	:: rdp_completed[c] != completed ->
+		if
+		:: c == UPDATER_CPU && cb_stage >= CB_NEXT && cb_stage < CB_DONE ->
+			cb_stage++;
+			if
+			:: cb_stage == CB_DONE -> rcu_gp_end_check(c, i)
+			:: else
+			fi
+		:: else
+		fi;
+		rdp_completed[c] = completed
+	:: else
+	fi
+}
+
+/* __rcu_advance_callbacks(), lines 38-43: acknowledge the counter flip */
+inline ack_flip(c)
+{
+	if
+	:: flip_flag[c] -> smp_mb(c); flip_flag[c] = 0; smp_mb(c)
+	:: else
+	fi
+}
+
+/* rcu_check_mb() */
+inline rcu_check_mb(c)
+{
+	if
+	:: mb_flag[c] -> smp_mb(c); mb_flag[c] = 0
+	:: else
+	fi
+}
+
+/* rcu_try_flip(): trylock fliplock, one step of the state machine */
+inline rcu_try_flip(c, i, sum, lastidx)
+{
+	if
+	:: atomic { !fliplock -> fliplock = 1 }
+		if
+		:: try_flip_state == IDLE ->
+			/* rcu_try_flip_idle() */
+			if
+			:: atomic { RCU_PENDING(c) ->
+				completed = (completed + 1) % COMPLETED_WRAP;
+				smp_mb(c) }
+				atomic {
+					i = 0;
+					do
+					:: i < NCPU -> flip_flag[i] = 1; i++
+					:: else -> break
+					od;
+					i = 0;
+#ifdef NO_WAITACK
+					try_flip_state = WAITZERO;
+#else
+					try_flip_state = WAITACK;
+#endif
+					fliplock = 0 }
+#ifdef BACKGROUND_CBS
+			:: atomic { !RCU_PENDING(c) ->	/* some other callback */
+				completed = (completed + 1) % COMPLETED_WRAP;
+				smp_mb(c) }
+				atomic {
+					i = 0;
+					do
+					:: i < NCPU -> flip_flag[i] = 1; i++
+					:: else -> break
+					od;
+					i = 0;
+#ifdef NO_WAITACK
+					try_flip_state = WAITZERO;
+#else
+					try_flip_state = WAITACK;
+#endif
+					fliplock = 0 }
+#endif
+			:: atomic { !RCU_PENDING(c) -> fliplock = 0 }
+			fi
+		:: try_flip_state == WAITACK ->
+			/* rcu_try_flip_waitack() */
+			atomic {
+				i = 0;
+				do
+				:: i < NCPU && !flip_flag[i] -> i++
+				:: i < NCPU && flip_flag[i] -> break
+				:: i == NCPU -> break
+				od;
+				if
+				:: i == NCPU -> smp_mb(c); try_flip_state = WAITZERO
+				:: else
+				fi;
+				i = 0;
+				fliplock = 0 }
+		:: try_flip_state == WAITZERO ->
+			/* rcu_try_flip_waitzero(): the sum is not atomic */
+			lastidx = 1 - (completed & 1);
+			do
+			:: i < NCPU ->
+				sum = sum + flipctr[i * 2 + lastidx] +
+					(i == c -> pend[c * 2 + lastidx] : 0);
+				i++
+			:: else -> break
+			od;
+			atomic {
+				if
+				:: sum == 0 ->
+					smp_mb(c);
+#ifdef NO_WAITMB
+					try_flip_state = IDLE
+#else
+					i = 0;
+					do
+					:: i < NCPU -> mb_flag[i] = 1; i++
+					:: else -> break
+					od;
+					try_flip_state = WAITMB
+#endif
+				:: else
+				fi;
+				i = 0; sum = 0; lastidx = 0;
+				fliplock = 0 }
+		:: try_flip_state == WAITMB ->
+			/* rcu_try_flip_waitmb() */
+			atomic {
+				i = 0;
+				do
+				:: i < NCPU && !mb_flag[i] -> i++
+				:: i < NCPU && mb_flag[i] -> break
+				:: i == NCPU -> break
+				od;
+				if
+				:: i == NCPU -> smp_mb(c); try_flip_state = IDLE
+				:: else
+				fi;
+				i = 0;
+				fliplock = 0 }
+		fi
+	:: else		/* spin_trylock failed */
+	fi
+}
+
+/* rcu_check_callbacks(): the scheduling-clock interrupt of CPU c.  Its
+ * steps exclude the tasks of CPU c (inirq), not the other CPUs. */
+#ifdef LIVENESS
+#define IRQ_BEGIN atomic {
+#define IRQ_END }
+#else
+#define IRQ_BEGIN
+#define IRQ_END
+#endif
+proctype clock(byte c)
+{
+	byte i;
+	short sum;
+	bit lastidx;
+
+	do
+	:: IRQ_BEGIN
+		atomic { inirq[c] = 1; rcu_check_mb(c) }
+		if
+		:: completed == rdp_completed[c] -> rcu_try_flip(c, i, sum, lastidx)
+		:: else
+		fi;
+		atomic { advance_lists(c, i) }
+		atomic { ack_flip(c); inirq[c] = 0 }
+	   IRQ_END
+	od
+}
+
+/* A reader task: __rcu_read_lock(), critical section, __rcu_read_unlock() */
+proctype reader(byte t)
+{
+	byte c;
+	bit idx;
+
+	do
+	::
+#ifdef QQ7
+		/* __rcu_read_lock() with preempt_disable() instead of
+		 * local_irq_save(): interrupts (the state machine, the flip
+		 * acknowledgement) may run between fetching the index and
+		 * incrementing the counter. */
+		atomic { TASK_RUNS(t) ->
+			preempt_owner[cpu_of[t]] = t + 1;
+			idx = completed & 1 }
+		atomic { TASK_RUNS(t) ->
+			c = cpu_of[t];
+			pend[c * 2 + idx]++;
+			nesting[t] = 1;
+			flipctr_idx[t] = idx;
+			preempt_owner[c] = 0;
+			c = 0; idx = 0 }
+#else
+		/* __rcu_read_lock(), outermost: irqs disabled */
+		atomic { TASK_RUNS(t) ->
+			c = cpu_of[t];
+			idx = completed & 1;
+			pend[c * 2 + idx]++;
+			nesting[t] = 1;
+			flipctr_idx[t] = idx;
+			c = 0; idx = 0 }
+#endif
+		/* the critical section: rcu_dereference() of the object */
+		atomic { TASK_RUNS(t) ->
+			if
+			:: stale[cpu_of[t]] ->
+				assert(old_live);	/* load of a freed object */
+				ref[t] = 1 + OLD_GEN
+			:: else -> ref[t] = 1 + cur_gen
+			fi }
+		/* optionally a nested rcu_read_lock()/rcu_read_unlock() */
+		if
+		:: atomic { TASK_RUNS(t) -> nesting[t]++ }
+			atomic { TASK_RUNS(t) -> nesting[t]-- }
+		:: skip
+		fi;
+		/* __rcu_read_unlock(), outermost: irqs disabled.  The
+		 * section's accesses may still be unperformed (linger). */
+		atomic { TASK_RUNS(t) ->
+			c = cpu_of[t];
+			idx = flipctr_idx[t];
+			nesting[t] = 0;
+			pend[c * 2 + idx]--;
+			linger[c] = linger[c] | (1 << (ref[t] - 1));
+			ref[t] = 0;
+			flipctr_idx[t] = 0;
+			c = 0; idx = 0 }
+	od
+}
+
+/* The scheduler: preempt a reader task and resume it on another CPU. */
+proctype scheduler()
+{
+	byte t, to;
+
+	do
+	:: atomic {
+		select (t : 0 .. NREADER - 1);
+		select (to : 0 .. NCPU - 1);
+		if
+		:: to != cpu_of[t] && !inirq[cpu_of[t]] &&
+		   preempt_owner[cpu_of[t]] != t + 1 ->
+			smp_mb(cpu_of[t]);
+			cpu_of[t] = to
+		:: else
+		fi;
+		t = 0; to = 0 }
+	od
+}
+
+/* The memory system: buffered stores, invalidations and late accesses
+ * complete on their own, in any order. */
+proctype memory()
+{
+	byte c;
+
+	do
+	:: atomic {
+		select (c : 0 .. NCPU - 1);
+		if
+		:: pend[c * 2] != 0 ->
+			flipctr[c * 2] = flipctr[c * 2] + pend[c * 2]; pend[c * 2] = 0
+		:: pend[c * 2 + 1] != 0 ->
+			flipctr[c * 2 + 1] = flipctr[c * 2 + 1] + pend[c * 2 + 1];
+			pend[c * 2 + 1] = 0
+		:: stale[c] -> stale[c] = 0
+		:: linger[c] != 0 -> linger[c] = 0
+		:: else
+		fi;
+		c = 0 }
+	od
+}
+
+/* The updater on CPU 0: list_del_rcu(), call_rcu(), the callback. */
+proctype updater()
+{
+	byte i;
+
+	do
+	:: atomic { TASK_RUNS(UPDATER) ->
+		/* list_del_rcu(): publish a new object; other CPUs may
+		 * still load the old one until their next barrier */
+		cur_gen = 1 - cur_gen;
+		old_live = 1;
+		i = 0;
+		do
+		:: i < NCPU -> stale[i] = (i != UPDATER_CPU); i++
+		:: else -> break
+		od;
+		i = 0 }
+		atomic { TASK_RUNS(UPDATER) ->
+			/* call_rcu(): irqs disabled */
+#ifndef CALL_RCU_NO_ADVANCE
+			advance_lists(UPDATER_CPU, i);
+			ack_flip(UPDATER_CPU);
+#endif
+			cb_stage = CB_NEXT }
+		/* rcu_process_callbacks() invokes the callback: kfree() */
+		atomic { cb_stage == CB_DONE && TASK_RUNS(UPDATER) ->
+			cb_stage = CB_NONE;
+			old_live = 0 }
+progress:
+		skip
+	od
+}
+
+init
+{
+	byte i;
+
+	atomic {
+		cpu_of[UPDATER] = UPDATER_CPU;
+		i = 0;
+		do
+		:: i < NREADER -> cpu_of[i] = i % NCPU; run reader(i); i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NCPU -> run clock(i); i++
+		:: else -> break
+		od;
+		i = 0;
+		run updater();
+		run scheduler();
+		run memory()
+	}
+}
