@@ -1,0 +1,45 @@
+#!/bin/bash
+# After a short rcutorture run, /sys/kernel/debug/rcu/rcupreempt_stats of the
+# preempt kernel shows completed grace periods, time spent in every stage of
+# the state machine, and callbacks flowing; rcupreempt.gp_stages changes
+# GP_STAGES in both the boot banner and the statistics.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+kernel=preempt
+[ -f "$(kernel_obj "$kernel")/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+
+# stat FILE NAME: the value of NAME in a "name value" statistics file.
+stat() {
+	local v
+	v=$(awk -v n="$2" '$1 == n { print $2 }' "$1")
+	[ -n "$v" ] || fail "statistic $2 missing from $1"
+	echo "$v"
+}
+
+for stages in 2 4; do
+	out=$tmp/gp$stages
+	"$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration 20 \
+		--out "$out" --quiet --append "rcupreempt.gp_stages=$stages" ||
+		fail "gp_stages=$stages: torture run failed: $(cat "$out/status")"
+	grep -q "Preemptible RCU implementation (flip counters, GP_STAGES=$stages)" "$out/console.log" ||
+		fail "gp_stages=$stages: banner does not say GP_STAGES=$stages"
+	st=$out/results/rcupreempt_stats.txt
+	[ -s "$st" ] || fail "gp_stages=$stages: no rcupreempt_stats from the guest"
+	[ "$(stat "$st" gp_stages)" = "$stages" ] || fail "gp_stages=$stages: stats say $(stat "$st" gp_stages)"
+	gps=$(stat "$st" gp_completed)
+	[ "$gps" -gt 0 ] || fail "gp_stages=$stages: gp_completed is 0"
+	[ "$(stat "$st" stages_completed)" -ge $((gps * stages)) ] ||
+		fail "gp_stages=$stages: fewer stages than gp_completed * gp_stages"
+	for s in idle waitack waitzero waitmb; do
+		[ "$(stat "$st" "${s}_ns")" -gt 0 ] || fail "gp_stages=$stages: no time in $s"
+		[ "$(stat "$st" "${s}_entries")" -gt 0 ] || fail "gp_stages=$stages: $s never entered"
+	done
+	queued=$(stat "$st" callbacks_queued)
+	invoked=$(stat "$st" callbacks_invoked)
+	[ "$invoked" -gt 0 ] && [ "$invoked" -le "$queued" ] ||
+		fail "gp_stages=$stages: callbacks invoked $invoked, queued $queued"
+	echo "ok: gp_stages=$stages: gp_completed $gps, waitzero $(stat "$st" waitzero_ns) ns, callbacks $invoked/$queued"
+done

@@ -1,0 +1,28 @@
+#!/bin/bash
+# The preempt kernel survives rcutorture at 2 vCPUs with CPU hotplug and
+# the preemption torture (an RT spinner per CPU): rcutorture ends with
+# SUCCESS, reports zero preemption stalls, and CPUs really went on and off.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+kernel=preempt
+duration=${RB_PREEMPT_TORTURE_SECS:-60}
+[ -f "$(kernel_obj "$kernel")/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+
+out=$tmp/torture
+"$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration "$duration" \
+	--onoff 3000 --args "preempt_torture=1" --out "$out" --quiet ||
+	fail "torture run failed: $(cat "$out/summary.txt" 2>/dev/null || cat "$out/status")"
+log=$out/results/torture.log
+end=$(grep -m1 'End of test: SUCCESS' "$log") || fail "no SUCCESS end-of-test line"
+echo "$end" | grep -q 'preempt_torture=1 preempt_stalls=0$' ||
+	fail "end-of-test line lacks preempt_torture=1 preempt_stalls=0: $end"
+# "onoff: 3/3:4/4 ..." = successful/attempted offlines : onlines.
+onoff=$(grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$log" | tail -1)
+offlines=$(echo "$onoff" | sed 's/onoff: \([0-9]*\)\/.*/\1/')
+[ "${offlines:-0}" -gt 0 ] || fail "no CPU went offline during the run ($onoff)"
+grep -q 'Preemptible RCU implementation' "$out/results/dmesg.txt" 2>/dev/null ||
+	grep -q 'Preemptible RCU implementation' "$out/console.log" || fail "not the preempt kernel"
+echo "ok: $(cat "$out/summary.txt"); $onoff"
