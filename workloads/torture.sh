@@ -48,8 +48,8 @@ case "$verdict" in
 esac
 [ "$status" = ok ] || result="${result}(${status%%:*})"
 # "ver:" in rcutorture's stats is the number of updates, each after a GP.
-gp_versions=$(grep -o 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
-stalls=$(grep -o 'n_rcu_torture_preempt_stalls[=:] *[0-9]*\|preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
+gp_versions=$(grep -oi 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
+stalls=$(grep -o 'preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
 	tail -1 | grep -o '[0-9]*$' || true)
 echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} stalls=${stalls:-na}" | tee "$out/summary.txt"
