@@ -6,8 +6,8 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 usage: workloads/bench.sh [--full] [--kernels "K..."] [--vcpus "N..."] [--repeats N]
-                          [--tests "T..."] [--out DIR]
-       workloads/bench.sh --resume DIR|last
+                          [--tests "T..."] [--out DIR] [--no-analysis]
+       workloads/bench.sh --resume DIR|last [--no-analysis]
 
 Boots every (kernel, vCPUs, repeat) of the sweep once and runs the guest job
 workloads/guest/jobs/bench.sh in it; results go to reports/<timestamp>/
@@ -16,6 +16,7 @@ perf/<kernel>-<vcpus>-r<repeat>/, raw/ (consoles), then the analysis.
 
 Default: quick profile, all kernels, VCPUS_QUICK, 1 repeat.  --full: VCPUS_FULL,
 longer runs, 3 repeats.  Tests: $ALL_TESTS.
+--no-analysis skips analysis/report.py at the end.
 --resume continues an interrupted sweep with its own parameters ("last": the
 newest unfinished one); finished cells are not redone, failed ones are.
 BENCH_RUNS, BENCH_TARGET_MS, BENCH_CALLRCU_MS, BENCH_GP_SAMPLES in the
@@ -28,7 +29,7 @@ ALL_TESTS="read read_mb callrcu gp refscale rcuscale"
 RESULTS_PY=$RB_TOP/workloads/bench_results.py
 PY=/usr/bin/python3
 
-full=0 kernels='' vcpus='' repeats='' tests='' out='' resume=''
+analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
@@ -38,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$2; shift ;;
 	--out) out=$2; shift ;;
 	--resume) resume=$2; shift ;;
+	--no-analysis) analysis=0 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -246,7 +248,9 @@ done
 echo "bench: sweep done in $(fmt_s $(($(date +%s) - sweep_start))): $sweep"
 rc=0
 results finish --dir "$sweep" || rc=$?
-if [ -f "$RB_TOP/analysis/report.py" ]; then
+if [ $analysis = 0 ]; then
+	:
+elif [ -f "$RB_TOP/analysis/report.py" ]; then
 	"$PY" "$RB_TOP/analysis/report.py" "$sweep" || { note "bench: analysis/report.py failed"; rc=1; }
 else
 	note "bench: analysis/report.py not there yet: no report"

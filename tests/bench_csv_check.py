@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""Check a bench sweep's csv/results.csv: well formed, in the contract's
+vocabulary, and sane (no negative times, GP latency > 0, ordered
+percentiles, invoked <= queued, debugfs counters monotone).  Prints one
+line per problem and exits 1 if there is any; used by tests/t-bench-*.
+"""
+
+import argparse
+import csv
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
+from suiteconf import conf_get  # noqa: E402
+
+# test -> {metric: unit}, from the results CSV contract (analysis/SCHEMA.md).
+VOCABULARY = {
+    "read": {"ns_per_pair": "ns", "baseline_ns": "ns"},
+    "read_mb": {"ns_per_pair": "ns", "baseline_ns": "ns"},
+    "callrcu": {"queued_per_s": "1/s", "invoked_per_s": "1/s",
+                "peak_outstanding": "count", "barrier_ns": "ns"},
+    "gp": {"latency_ns": "ns", "min_ns": "ns", "median_ns": "ns", "p90_ns": "ns",
+           "p99_ns": "ns", "max_ns": "ns"},
+    "gp_stages": {"idle_ns": "ns", "waitack_ns": "ns", "waitzero_ns": "ns", "waitmb_ns": "ns",
+                  "gp_completed": "count", "flips": "count", "gp_per_s": "1/s"},
+    "refscale": {"ns_per_pair": "ns"},
+    "rcuscale": {"gp_latency_ns": "ns"},
+}
+SOURCE = {"read": "rcubench", "read_mb": "rcubench", "callrcu": "rcubench", "gp": "rcubench",
+          "gp_stages": "debugfs", "refscale": "refscale", "rcuscale": "rcuscale"}
+
+
+def params_of(row: dict[str, str]) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in row["params"].split(";") if kv)
+
+
+def check_form(path: Path, problems: list[str]) -> list[dict[str, str]]:
+    columns = conf_get("CSV_COLUMNS").split()
+    with open(path, newline="") as f:
+        lines = list(csv.reader(f))
+    if not lines or lines[0] != columns:
+        problems.append(f"header {lines[:1]} is not CSV_COLUMNS {columns}")
+        return []
+    rows = []
+    for n, fields in enumerate(lines[1:], 2):
+        if len(fields) != len(columns):
+            problems.append(f"line {n}: {len(fields)} fields")
+            continue
+        rows.append(dict(zip(columns, fields)))
+    return rows
+
+
+def check_row(row: dict[str, str], schema: str, problems: list[str]) -> None:
+    where = f"{row['kernel']}/{row['vcpus']}/{row['test']}/r{row['repeat']} {row['params']} {row['metric']}"
+    if row["schema_version"] != schema:
+        problems.append(f"{where}: schema_version {row['schema_version']}")
+    if row["accel"] not in ("kvm", "tcg", "native"):
+        problems.append(f"{where}: accel {row['accel']}")
+    if row["status"] != "ok":
+        if not row["status"].startswith("failed:") or row["metric"] != "cell":
+            problems.append(f"{where}: bad failed row, status {row['status']}")
+        return
+    units = VOCABULARY.get(row["test"], {})
+    if units.get(row["metric"]) != row["unit"]:
+        problems.append(f"{where}: metric/unit {row['metric']}/{row['unit']} not in the vocabulary")
+    if SOURCE.get(row["test"]) != row["source"]:
+        problems.append(f"{where}: source {row['source']}")
+    try:
+        value = float(row["value"])
+    except ValueError:
+        problems.append(f"{where}: value '{row['value']}' is not a number")
+        return
+    if value < 0:
+        problems.append(f"{where}: negative value {value}")
+    if row["metric"] in ("latency_ns", "min_ns", "gp_latency_ns", "barrier_ns", "baseline_ns") \
+            and value <= 0:
+        problems.append(f"{where}: {row['metric']} must be > 0, got {value}")
+
+
+def by_cell(rows: list[dict[str, str]]) -> dict[tuple, dict[tuple, float]]:
+    """(kernel, vcpus, repeat) -> (test, params, metric) -> value, ok rows."""
+    cells: dict[tuple, dict[tuple, float]] = defaultdict(dict)
+    for r in rows:
+        if r["status"] == "ok":
+            cells[(r["kernel"], r["vcpus"], r["repeat"])][(r["test"], r["params"], r["metric"])] = \
+                float(r["value"])
+    return cells
+
+
+def check_gp(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    summaries = {p for t, p, m in values if t == "gp" and m == "median_ns"}
+    for p in summaries:
+        order = [values[("gp", p, m)] for m in ("min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns")]
+        if order != sorted(order):
+            problems.append(f"{where} gp {p}: percentiles out of order {order}")
+        n = int(params_of({"params": p})["samples"])
+        lat = [v for (t, q, m), v in values.items()
+               if t == "gp" and m == "latency_ns" and q.startswith(p + ";sample=")]
+        if len(lat) != n:
+            problems.append(f"{where} gp {p}: {len(lat)} samples, expected {n}")
+        elif min(lat) != order[0] or max(lat) != order[-1]:
+            problems.append(f"{where} gp {p}: min/max do not match the samples")
+
+
+def check_callrcu(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    for t, p, m in values:
+        if t == "callrcu" and m == "queued_per_s":
+            queued, invoked = values[(t, p, m)], values.get((t, p, "invoked_per_s"), -1)
+            if not 0 <= invoked <= queued or queued <= 0:
+                problems.append(f"{where} callrcu {p}: invoked {invoked}/s vs queued {queued}/s")
+            if values.get((t, p, "peak_outstanding"), 0) < 1:
+                problems.append(f"{where} callrcu {p}: peak_outstanding < 1")
+
+
+def check_duplicates(rows: list[dict[str, str]], problems: list[str]) -> None:
+    keys = Counter((r["kernel"], r["vcpus"], r["test"], r["repeat"], r["params"], r["metric"])
+                   for r in rows)
+    for key, n in keys.items():
+        if n > 1:
+            problems.append(f"duplicate row x{n}: {key}")
+
+
+def check_stats_monotone(raw: Path, problems: list[str]) -> int:
+    """Every debugfs counter must not decrease across a gp test; returns files checked."""
+    checked = 0
+    for before in raw.glob("*/results/stats-before-*.txt"):
+        after = before.with_name(before.name.replace("before", "after"))
+        b = dict(line.split()[:2] for line in before.read_text().splitlines() if len(line.split()) >= 2)
+        a = dict(line.split()[:2] for line in after.read_text().splitlines() if len(line.split()) >= 2)
+        for name, value in b.items():
+            try:
+                if float(a.get(name, value)) < float(value):
+                    problems.append(f"{after}: counter {name} went down {value} -> {a[name]}")
+            except ValueError:
+                continue
+        checked += bool(b)
+    return checked
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sweep", type=Path, help="reports/<stamp> directory")
+    parser.add_argument("--allow-failed", action="store_true", help="failed cells are not problems")
+    args = parser.parse_args()
+    problems: list[str] = []
+    rows = check_form(args.sweep / "csv" / "results.csv", problems)
+    schema = conf_get("CSV_SCHEMA_VERSION")
+    for r in rows:
+        check_row(r, schema, problems)
+        if r["status"] != "ok" and not args.allow_failed:
+            problems.append(f"failed cell {r['kernel']}/{r['vcpus']}/{r['test']}: {r['status']}")
+    check_duplicates(rows, problems)
+    for (k, v, rep), values in by_cell(rows).items():
+        check_gp(values, f"{k}/{v}/r{rep}", problems)
+        check_callrcu(values, f"{k}/{v}/r{rep}", problems)
+    stats = check_stats_monotone(args.sweep / "raw", problems)
+    meta = json.loads((args.sweep / "metadata.json").read_text())
+    for key in ("commit", "accel", "host", "kernel_config_sha256", "parameters", "schema_version"):
+        if key not in meta:
+            problems.append(f"metadata.json lacks {key}")
+    for p in problems:
+        print(f"problem: {p}")
+    print(f"{len(rows)} rows checked, {stats} debugfs snapshots, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
