@@ -127,6 +127,8 @@ def check_stats_monotone(raw: Path, problems: list[str]) -> int:
     checked = 0
     for before in raw.glob("*/results/stats-before-*.txt"):
         after = before.with_name(before.name.replace("before", "after"))
+        if not after.exists():  # The gp test failed in between.
+            continue
         b = dict(line.split()[:2] for line in before.read_text().splitlines() if len(line.split()) >= 2)
         a = dict(line.split()[:2] for line in after.read_text().splitlines() if len(line.split()) >= 2)
         for name, value in b.items():

@@ -150,7 +150,7 @@ else
 fi
 mkdir -p "$sweep/perf" "$sweep/raw"
 exec 9>"$sweep/.lock"
-flock -n 9 || die "another bench is running on $sweep"
+flock -w 30 9 || die "another bench is running on $sweep"
 
 # ---- rcubench.ko for each built kernel ----
 declare -A unusable=()

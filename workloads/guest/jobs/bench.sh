@@ -33,7 +33,10 @@ reader_counts() {
 
 # rcubench PARAMS...: one load of rcubench.ko; its rows go to $ROWS.
 rcubench() {
-	insmod "$MOD/rcubench.ko" "$@" || { echo "insmod rcubench $*"; return 1; }
+	insmod "$MOD/rcubench.ko" "$@" || {
+		echo "insmod rcubench $*: $(dmesg | sed -n 's/.*rcubench: //p' | tail -1)"
+		return 1
+	}
 	cat /sys/kernel/debug/rcubench/results >>"$ROWS" || { rmmod rcubench; echo "no results file"; return 1; }
 	rmmod rcubench
 }
@@ -203,7 +206,7 @@ for t in $BENCH_TESTS; do
 		echo "$t ok" >>/results/cells.txt
 		say "done $t in $(echo "$start $(uptime_s)" | awk '{ print $2 - $1 }')s ($(wc -l <"$ROWS") rows)"
 	else
-		why=$(echo "$why" | tail -1 | tr ',\n' ';;')
+		why=$(echo "$why" | tail -1 | tr ',' ';')
 		echo "$t failed:${why:-error}" >>/results/cells.txt
 		say "FAILED $t: $why"
 		rc=1
