@@ -41,7 +41,8 @@ def conf_list(name: str, path: Path = SUITE_CONF) -> list[str]:
 
 
 def kernels() -> list[str]:
-    return conf_list("KERNELS")
+    """Every kernel name the suite knows: built ones and pending ones."""
+    return conf_list("KERNELS") + conf_list("KERNELS_PENDING")
 
 
 def csv_columns() -> list[str]:

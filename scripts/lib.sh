@@ -34,6 +34,9 @@ check_kernel() {
 	for k in $(conf_get KERNELS); do
 		[ "$k" = "$1" ] && return 0
 	done
+	for k in $(conf_get KERNELS_PENDING); do
+		[ "$k" = "$1" ] && die "kernel '$1' is not available yet: its patches have not landed"
+	done
 	die "unknown kernel '$1' (known: $(conf_get KERNELS))"
 }
 
