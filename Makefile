@@ -46,3 +46,9 @@ bench:
 		$(if $(call bench_given,KERNELS),--kernels "$(KERNELS)") \
 		$(if $(call bench_given,VCPUS),--vcpus "$(VCPUS)") \
 		$(if $(REPEATS),--repeats "$(REPEATS)") $(if $(BENCH_TESTS),--tests "$(BENCH_TESTS)")
+
+# make verify [VERIFY="config..."]: SPIN checks of the preemptible RCU
+# grace-period machine (verify/rcupreempt.pml), with a results table.
+.PHONY: verify
+verify:
+	@verify/run.sh $(VERIFY)

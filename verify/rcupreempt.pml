@@ -66,10 +66,12 @@
 #ifndef GP_STAGES
 #define GP_STAGES 2
 #endif
-#define NREADER 2
+#define NREADER 2	/* MIGRATE() lines below assume 2 */
 #define UPDATER NREADER		/* task id of the updater */
 #define UPDATER_CPU 0
+#ifndef COMPLETED_WRAP
 #define COMPLETED_WRAP 4	/* rcu_ctrlblk.completed modulo this */
+#endif
 
 /* rcu_try_flip_state values */
 #define IDLE 0
@@ -115,6 +117,23 @@ bool old_live;			/* the removed object is not yet freed */
 byte cb_stage;
 
 #define OLD_GEN (1 - cur_gen)
+
+/* Migration makes per-CPU counters drift without bound (+1 here, -1
+ * there, forever) while their sum stays bounded; keep the state space
+ * finite by not letting one CPU's counter leave [-CTR_BOUND, CTR_BOUND]
+ * (runs that would are cut, which only removes behaviours). */
+#ifndef CTR_BOUND
+#define CTR_BOUND 2
+#endif
+#define CTR(c, i) (flipctr[(c) * 2 + (i)] + pend[(c) * 2 + (i)])
+
+/* rcu_flipctr update by the CPU's own reader: into its store buffer
+ * (pend), or with -DNO_STORE_BUFFER straight to memory. */
+#ifdef NO_STORE_BUFFER
+#define CTR_ADD(c, i, d) flipctr[(c) * 2 + (i)] = flipctr[(c) * 2 + (i)] + (d)
+#else
+#define CTR_ADD(c, i, d) pend[(c) * 2 + (i)] = pend[(c) * 2 + (i)] + (d)
+#endif
 #define TASK_RUNS(t) (!inirq[cpu_of[t]] && \
 	(preempt_owner[cpu_of[t]] == 0 || preempt_owner[cpu_of[t]] == (t) + 1))
 
@@ -192,111 +211,121 @@ inline rcu_check_mb(c)
 	fi
 }
 
-/* rcu_try_flip(): trylock fliplock, one step of the state machine */
-inline rcu_try_flip(c, i, sum, lastidx)
+/* phase of a multi-step rcu_try_flip() */
+#define PH_NONE 0
+#define PH_IDLE_FLAGS 1
+#define PH_SUM 2
+
+/* rcu_try_flip_idle(), line 11-12: start a grace-period stage */
+inline flip_counter(c)
+{
+	completed = (completed + 1) % COMPLETED_WRAP;
+	smp_mb(c);
+	phase = PH_IDLE_FLAGS
+}
+
+#ifdef NO_WAITACK
+#define AFTER_IDLE WAITZERO
+#else
+#define AFTER_IDLE WAITACK
+#endif
+
+/* rcu_try_flip(), first step (with fliplock taken): waitack and waitmb
+ * are one step each (they only read flags that change one way while they
+ * wait), idle is two (QQ3: other CPUs may see the new counter before
+ * their rcu_flip_flag), waitzero sums the counters one CPU per step. */
+inline rcu_try_flip_begin(c, i)
 {
 	if
-	:: atomic { !fliplock -> fliplock = 1 }
+	:: try_flip_state == IDLE ->
+		/* rcu_try_flip_idle() */
 		if
-		:: try_flip_state == IDLE ->
-			/* rcu_try_flip_idle() */
-			if
-			:: atomic { RCU_PENDING(c) ->
-				completed = (completed + 1) % COMPLETED_WRAP;
-				smp_mb(c) }
-				atomic {
-					i = 0;
-					do
-					:: i < NCPU -> flip_flag[i] = 1; i++
-					:: else -> break
-					od;
-					i = 0;
-#ifdef NO_WAITACK
-					try_flip_state = WAITZERO;
-#else
-					try_flip_state = WAITACK;
-#endif
-					fliplock = 0 }
+		:: RCU_PENDING(c) -> flip_counter(c)
 #ifdef BACKGROUND_CBS
-			:: atomic { !RCU_PENDING(c) ->	/* some other callback */
-				completed = (completed + 1) % COMPLETED_WRAP;
-				smp_mb(c) }
-				atomic {
-					i = 0;
-					do
-					:: i < NCPU -> flip_flag[i] = 1; i++
-					:: else -> break
-					od;
-					i = 0;
-#ifdef NO_WAITACK
-					try_flip_state = WAITZERO;
-#else
-					try_flip_state = WAITACK;
+		:: !RCU_PENDING(c) -> flip_counter(c)	/* other callbacks */
 #endif
-					fliplock = 0 }
-#endif
-			:: atomic { !RCU_PENDING(c) -> fliplock = 0 }
-			fi
-		:: try_flip_state == WAITACK ->
-			/* rcu_try_flip_waitack() */
-			atomic {
-				i = 0;
-				do
-				:: i < NCPU && !flip_flag[i] -> i++
-				:: i < NCPU && flip_flag[i] -> break
-				:: i == NCPU -> break
-				od;
-				if
-				:: i == NCPU -> smp_mb(c); try_flip_state = WAITZERO
-				:: else
-				fi;
-				i = 0;
-				fliplock = 0 }
-		:: try_flip_state == WAITZERO ->
-			/* rcu_try_flip_waitzero(): the sum is not atomic */
-			lastidx = 1 - (completed & 1);
+		:: !RCU_PENDING(c) -> fliplock = 0
+		fi
+	:: try_flip_state == WAITACK ->
+		/* rcu_try_flip_waitack() */
+		i = 0;
+		do
+		:: i < NCPU && !flip_flag[i] -> i++
+		:: i < NCPU && flip_flag[i] -> break
+		:: i == NCPU -> break
+		od;
+		if
+		:: i == NCPU -> smp_mb(c); try_flip_state = WAITZERO
+		:: else
+		fi;
+		i = 0;
+		fliplock = 0
+	:: try_flip_state == WAITZERO ->
+		/* rcu_try_flip_waitzero(): lines 4-9 */
+		lastidx = 1 - (completed & 1);
+		phase = PH_SUM
+	:: try_flip_state == WAITMB ->
+		/* rcu_try_flip_waitmb() */
+		i = 0;
+		do
+		:: i < NCPU && !mb_flag[i] -> i++
+		:: i < NCPU && mb_flag[i] -> break
+		:: i == NCPU -> break
+		od;
+		if
+		:: i == NCPU -> smp_mb(c); try_flip_state = IDLE
+		:: else
+		fi;
+		i = 0;
+		fliplock = 0
+	fi
+}
+
+/* rcu_try_flip(), remaining steps */
+inline rcu_try_flip_end(c, i)
+{
+	if
+	:: phase == PH_IDLE_FLAGS ->
+		/* rcu_try_flip_idle(), lines 13-14 */
+		atomic {
+			i = 0;
 			do
-			:: i < NCPU ->
-				sum = sum + flipctr[i * 2 + lastidx] +
-					(i == c -> pend[c * 2 + lastidx] : 0);
-				i++
+			:: i < NCPU -> flip_flag[i] = 1; i++
 			:: else -> break
 			od;
-			atomic {
-				if
-				:: sum == 0 ->
-					smp_mb(c);
+			i = 0;
+			try_flip_state = AFTER_IDLE;
+			fliplock = 0;
+			phase = PH_NONE }
+	:: phase == PH_SUM ->
+		/* rcu_try_flip_waitzero(): the sum is not atomic */
+		do
+		:: i < NCPU ->
+			sum = sum + flipctr[i * 2 + lastidx] +
+				(i == c -> pend[c * 2 + lastidx] : 0);
+			i++
+		:: else -> break
+		od;
+		atomic {
+			if
+			:: sum == 0 ->
+				smp_mb(c);
 #ifdef NO_WAITMB
-					try_flip_state = IDLE
+				try_flip_state = IDLE
 #else
-					i = 0;
-					do
-					:: i < NCPU -> mb_flag[i] = 1; i++
-					:: else -> break
-					od;
-					try_flip_state = WAITMB
-#endif
-				:: else
-				fi;
-				i = 0; sum = 0; lastidx = 0;
-				fliplock = 0 }
-		:: try_flip_state == WAITMB ->
-			/* rcu_try_flip_waitmb() */
-			atomic {
 				i = 0;
 				do
-				:: i < NCPU && !mb_flag[i] -> i++
-				:: i < NCPU && mb_flag[i] -> break
-				:: i == NCPU -> break
+				:: i < NCPU -> mb_flag[i] = 1; i++
+				:: else -> break
 				od;
-				if
-				:: i == NCPU -> smp_mb(c); try_flip_state = IDLE
-				:: else
-				fi;
-				i = 0;
-				fliplock = 0 }
-		fi
-	:: else		/* spin_trylock failed */
+				try_flip_state = WAITMB
+#endif
+			:: else
+			fi;
+			i = 0; sum = 0; lastidx = 0;
+			fliplock = 0;
+			phase = PH_NONE }
+	:: else
 	fi
 }
 
@@ -314,18 +343,39 @@ proctype clock(byte c)
 	byte i;
 	short sum;
 	bit lastidx;
+	byte phase;
 
 	do
 	:: IRQ_BEGIN
-		atomic { inirq[c] = 1; rcu_check_mb(c) }
-		if
-		:: completed == rdp_completed[c] -> rcu_try_flip(c, i, sum, lastidx)
-		:: else
-		fi;
+		atomic {
+			inirq[c] = 1;
+			rcu_check_mb(c);
+			/* rcu_try_flip() if this CPU saw the last flip,
+			 * spin_trylock() of fliplock */
+			if
+			:: completed == rdp_completed[c] && !fliplock ->
+				fliplock = 1;
+				rcu_try_flip_begin(c, i)
+			:: else
+			fi }
+		rcu_try_flip_end(c, i);
 		atomic { advance_lists(c, i) }
 		atomic { ack_flip(c); inirq[c] = 0 }
 	   IRQ_END
 	od
+}
+
+/* The critical section's rcu_dereference() of the object, done in the
+ * same step as the counter increment: a later load could only see a
+ * newer pointer, so this is its worst case. */
+inline cs_access(c)
+{
+	if
+	:: stale[c] ->
+		assert(old_live);	/* load of a freed object */
+		ref[t] = 1 + OLD_GEN
+	:: else -> ref[t] = 1 + cur_gen
+	fi
 }
 
 /* A reader task: __rcu_read_lock(), critical section, __rcu_read_unlock() */
@@ -344,44 +394,40 @@ proctype reader(byte t)
 		atomic { TASK_RUNS(t) ->
 			preempt_owner[cpu_of[t]] = t + 1;
 			idx = completed & 1 }
-		atomic { TASK_RUNS(t) ->
+		atomic { TASK_RUNS(t) && CTR(cpu_of[t], idx) < CTR_BOUND ->
 			c = cpu_of[t];
-			pend[c * 2 + idx]++;
+			CTR_ADD(c, idx, 1);
 			nesting[t] = 1;
 			flipctr_idx[t] = idx;
+			cs_access(c);
 			preempt_owner[c] = 0;
 			c = 0; idx = 0 }
 #else
 		/* __rcu_read_lock(), outermost: irqs disabled */
-		atomic { TASK_RUNS(t) ->
+		atomic { TASK_RUNS(t) && CTR(cpu_of[t], completed & 1) < CTR_BOUND ->
 			c = cpu_of[t];
 			idx = completed & 1;
-			pend[c * 2 + idx]++;
+			CTR_ADD(c, idx, 1);
 			nesting[t] = 1;
 			flipctr_idx[t] = idx;
+			cs_access(c);
 			c = 0; idx = 0 }
 #endif
-		/* the critical section: rcu_dereference() of the object */
-		atomic { TASK_RUNS(t) ->
-			if
-			:: stale[cpu_of[t]] ->
-				assert(old_live);	/* load of a freed object */
-				ref[t] = 1 + OLD_GEN
-			:: else -> ref[t] = 1 + cur_gen
-			fi }
+#ifndef NO_NEST
 		/* optionally a nested rcu_read_lock()/rcu_read_unlock() */
 		if
 		:: atomic { TASK_RUNS(t) -> nesting[t]++ }
 			atomic { TASK_RUNS(t) -> nesting[t]-- }
 		:: skip
 		fi;
+#endif
 		/* __rcu_read_unlock(), outermost: irqs disabled.  The
 		 * section's accesses may still be unperformed (linger). */
-		atomic { TASK_RUNS(t) ->
+		atomic { TASK_RUNS(t) && CTR(cpu_of[t], flipctr_idx[t]) > -CTR_BOUND ->
 			c = cpu_of[t];
 			idx = flipctr_idx[t];
 			nesting[t] = 0;
-			pend[c * 2 + idx]--;
+			CTR_ADD(c, idx, -1);
 			linger[c] = linger[c] | (1 << (ref[t] - 1));
 			ref[t] = 0;
 			flipctr_idx[t] = 0;
@@ -389,46 +435,43 @@ proctype reader(byte t)
 	od
 }
 
-/* The scheduler: preempt a reader task and resume it on another CPU. */
+/* The scheduler: preempt reader task t and resume it on CPU to; the CPU
+ * it leaves runs the context switch's full barrier. */
+#define MIGRATE(t, to) \
+	:: atomic { to < NCPU && to != cpu_of[t] && !inirq[cpu_of[t]] && \
+	    preempt_owner[cpu_of[t]] != t + 1 -> \
+		smp_mb(cpu_of[t]); cpu_of[t] = to }
+
 proctype scheduler()
 {
-	byte t, to;
-
 	do
-	:: atomic {
-		select (t : 0 .. NREADER - 1);
-		select (to : 0 .. NCPU - 1);
-		if
-		:: to != cpu_of[t] && !inirq[cpu_of[t]] &&
-		   preempt_owner[cpu_of[t]] != t + 1 ->
-			smp_mb(cpu_of[t]);
-			cpu_of[t] = to
-		:: else
-		fi;
-		t = 0; to = 0 }
+	MIGRATE(0, 0)
+	MIGRATE(0, 1)
+	MIGRATE(0, 2)
+	MIGRATE(1, 0)
+	MIGRATE(1, 1)
+	MIGRATE(1, 2)
 	od
 }
 
-/* The memory system: buffered stores, invalidations and late accesses
- * complete on their own, in any order. */
+/* The memory system: buffered counter updates become visible on their
+ * own, in any order.  Stale loads and late accesses are kept until the
+ * CPU's next barrier: that is their worst case, and ending them earlier
+ * can only remove violations. */
+#define DRAIN(c, i) \
+	:: atomic { c < NCPU && pend[c * 2 + i] != 0 -> \
+		flipctr[c * 2 + i] = flipctr[c * 2 + i] + pend[c * 2 + i]; \
+		pend[c * 2 + i] = 0 }
+
 proctype memory()
 {
-	byte c;
-
 	do
-	:: atomic {
-		select (c : 0 .. NCPU - 1);
-		if
-		:: pend[c * 2] != 0 ->
-			flipctr[c * 2] = flipctr[c * 2] + pend[c * 2]; pend[c * 2] = 0
-		:: pend[c * 2 + 1] != 0 ->
-			flipctr[c * 2 + 1] = flipctr[c * 2 + 1] + pend[c * 2 + 1];
-			pend[c * 2 + 1] = 0
-		:: stale[c] -> stale[c] = 0
-		:: linger[c] != 0 -> linger[c] = 0
-		:: else
-		fi;
-		c = 0 }
+	DRAIN(0, 0)
+	DRAIN(0, 1)
+	DRAIN(1, 0)
+	DRAIN(1, 1)
+	DRAIN(2, 0)
+	DRAIN(2, 1)
 	od
 }
 

@@ -1,0 +1,129 @@
+#!/bin/bash
+# verify/run.sh [--list] [NAME...]: check verify/rcupreempt.pml with SPIN in
+# every configuration of verify/configs (or those named), print a table
+# "config result expect states vector_bytes seconds search" and exit
+# non-zero unless every outcome is the expected one.  A run that should
+# fail must end with a counterexample trail; it is replayed into
+# $VERIFY_OUT/<name>/trail.txt.  Build products and logs go to
+# $VERIFY_OUT (default $RB_CACHE/verify), never into the repository.
+#
+# Environment: VERIFY_MEMLIM (MB, default 2048), VERIFY_TIMEOUT (seconds
+# per run, default 900).
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+MODEL=$RB_TOP/verify/rcupreempt.pml
+CONFIGS=$RB_TOP/verify/configs
+VERIFY_OUT=${VERIFY_OUT:-$RB_CACHE/verify}
+VERIFY_MEMLIM=${VERIFY_MEMLIM:-2048}
+VERIFY_TIMEOUT=${VERIFY_TIMEOUT:-900}
+
+usage() {
+	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+# configs: the non-comment lines of verify/configs
+configs() {
+	grep -vE '^[[:space:]]*(#|$)' "$CONFIGS"
+}
+
+# pan_cflags SEARCH: compile flags of pan for a search kind
+pan_cflags() {
+	case $1 in
+	full) echo "-DSAFETY -DCOLLAPSE" ;;
+	bitstate) echo "-DSAFETY -DBITSTATE" ;;
+	liveness) echo "-DNP -DCOLLAPSE -DNOREDUCE" ;;
+	*) die "verify/configs: unknown search '$1'" ;;
+	esac
+}
+
+# pan_runflags SEARCH: run flags of pan (depth bound; -l -f: non-progress
+# cycles under weak fairness)
+pan_runflags() {
+	case $1 in
+	full) echo "-m20000000" ;;
+	bitstate) echo "-w30 -m20000000" ;;
+	liveness) echo "-l -f -m20000000" ;;
+	esac
+}
+
+# run_one NAME EXPECT SEARCH DEFINES...: one SPIN run; prints a table row
+# and returns 0 when the outcome matches EXPECT.
+run_one() {
+	local name=$1 expect=$2 search=$3 dir result states vec secs
+	shift 3
+	dir=$VERIFY_OUT/$name
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$MODEL" "$dir/"
+	(
+		cd "$dir"
+		# shellcheck disable=SC2086 # flag lists
+		spin -a "$@" rcupreempt.pml >spin.log 2>&1 &&
+			gcc -O2 -w $(pan_cflags "$search") -DMEMLIM="$VERIFY_MEMLIM" \
+				-o pan pan.c >gcc.log 2>&1
+	) || die "$name: model does not compile, see $dir"
+	(
+		cd "$dir"
+		start=$(date +%s.%N)
+		# shellcheck disable=SC2046
+		timeout "$VERIFY_TIMEOUT" ./pan $(pan_runflags "$search") >pan.log 2>&1 || true
+		echo "$start $(date +%s.%N)" | awk '{ printf "%.1f\n", $2 - $1 }' >seconds
+	)
+	secs=$(cat "$dir/seconds")
+	states=$(sed -nE 's/^ *([0-9.e+]+) states, stored.*/\1/p' "$dir/pan.log" | head -1)
+	vec=$(sed -nE 's/^State-vector ([0-9]+) byte.*/\1/p' "$dir/pan.log" | head -1)
+	if grep -q 'errors: [1-9]' "$dir/pan.log"; then
+		result=FAIL
+		[ -f "$dir/rcupreempt.pml.trail" ] || result=FAIL-NO-TRAIL
+		(cd "$dir" && spin -t -p -g -l "$@" rcupreempt.pml >trail.txt 2>&1 || true)
+	elif grep -q 'errors: 0' "$dir/pan.log" &&
+		! grep -qE 'Search not completed|max search depth too small|reached -DMEMLIM' "$dir/pan.log"; then
+		result=PASS
+	else
+		result=INCOMPLETE	# timeout, memory or depth limit
+	fi
+	printf '%-26s %-13s %-6s %12s %6s %8s %s\n' "$name" "$result" "$expect" \
+		"${states:--}" "${vec:--}" "$secs" "$search"
+	[ "$result" = "$expect" ]
+}
+
+main() {
+	local list=0 line name expect search rc=0 seen=0
+	local -a want=() defs
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) usage ;;
+		--list) list=1 ;;
+		-*) die "unknown option '$1' (see --help)" ;;
+		*) want+=("$1") ;;
+		esac
+		shift
+	done
+	need_tool spin gcc
+	[ -f "$MODEL" ] || die "missing $MODEL"
+	if [ $list = 1 ]; then
+		configs | awk '{ print $1 }'
+		return 0
+	fi
+	for name in "${want[@]}"; do
+		configs | awk '{ print $1 }' | grep -qxF "$name" ||
+			die "unknown configuration '$name' (see --list)"
+	done
+	mkdir -p "$VERIFY_OUT"
+	printf '%-26s %-13s %-6s %12s %6s %8s %s\n' config result expect states vector seconds search
+	while read -r name expect search line; do
+		if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qxF "$name"; then
+			continue
+		fi
+		read -r -a defs <<<"$line"
+		note "verify: $name ($search search) ..."
+		seen=$((seen + 1))
+		run_one "$name" "$expect" "$search" "${defs[@]}" || rc=1
+	done < <(configs)
+	[ $seen -gt 0 ] || die "no configuration ran"
+	[ $rc = 0 ] || note "verify: some outcomes differ from the expected ones (logs in $VERIFY_OUT)"
+	return $rc
+}
+
+main "$@"
