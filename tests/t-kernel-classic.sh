@@ -1,0 +1,47 @@
+#!/bin/bash
+# The classic kernel (Classic RCU, patches 0002-0009) boots at 1, 2 and 4
+# vCPUs printing its banner, survives a short rcutorture with CPU hotplug,
+# and its /sys/kernel/debug/rcu/classic_stats shows grace periods completed
+# and callbacks invoked.  Skips while classic is not built.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+k=classic
+obj=$(kernel_obj "$k")
+if [ ! -f "$obj/arch/x86/boot/bzImage" ]; then
+	echo "skip: kernel $k not built ($obj); run workloads/build-kernels.sh $k"
+	exit 77
+fi
+want=$(conf_get "BANNER_$k")
+
+for n in 1 2 4; do
+	"$RB_TOP/workloads/boot.sh" --quiet --kernel "$k" --vcpus "$n" \
+		--job "$RB_TOP/workloads/guest/jobs/banner.sh" --out "$tmp/boot$n" ||
+		fail "$k/$n: boot failed: $(cat "$tmp/boot$n/status" 2>/dev/null)"
+	grep -Eq "$want" "$tmp/boot$n/console.log" ||
+		fail "$k/$n: no '$want' in the console log"
+	[ "$(cat "$tmp/boot$n/results/nproc")" = "$n" ] ||
+		fail "$k/$n: guest saw $(cat "$tmp/boot$n/results/nproc") CPUs"
+	echo "ok: $k boots at $n vCPUs: '$want'"
+done
+
+line=$("$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration 60 \
+	--onoff 1000 --out "$tmp/tt" 2>/dev/null | grep 'result=' | tail -1) ||
+	fail "$k: torture.sh failed: $(tail -3 "$tmp/tt/console.log" 2>/dev/null)"
+echo "$line"
+case "$line" in
+*result=SUCCESS*) ;;
+*) fail "$k: rcutorture did not succeed: $line" ;;
+esac
+
+stats=$tmp/tt/results/classic_stats.txt
+[ -s "$stats" ] || fail "$k: no classic_stats.txt in the torture results"
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
+for name in gp_completed callbacks_queued callbacks_invoked qs_reported force_qs gp_time_ns; do
+	[ -n "$(stat "$name")" ] || fail "$k: classic_stats has no $name line"
+done
+[ "$(stat gp_completed)" -gt 0 ] || fail "$k: gp_completed is $(stat gp_completed)"
+[ "$(stat callbacks_invoked)" -gt 0 ] || fail "$k: callbacks_invoked is $(stat callbacks_invoked)"
+echo "ok: $k classic_stats: gp_completed $(stat gp_completed), callbacks_invoked $(stat callbacks_invoked)"
