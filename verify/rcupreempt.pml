@@ -43,8 +43,8 @@
  *
  * Safety (inline rcu_gp_end_check): when the callback reaches the
  * donelist, no reader task may hold the removed object, no other CPU may
- * have unperformed accesses to it, and no other CPU may still load it;
- * a load of the object after it was freed is also a violation.
+ * have unperformed accesses to it, and no other CPU may still load it
+ * (so no load of it can follow the kfree()).
  * Liveness (-DLIVENESS, pan -l -f): the updater passes its progress label
  * infinitely often, i.e. grace periods keep completing; interrupt
  * handlers are then atomic so that weak fairness lets the tasks run.
@@ -100,7 +100,7 @@ byte rdp_completed[NCPU];
 short flipctr[NCPU * 2];
 short pend[NCPU * 2];
 bool stale[NCPU];
-byte linger[NCPU];		/* bit g: unperformed accesses to object g */
+byte linger[NCPU];		/* unperformed accesses, bit 1 << (ref - 1) */
 
 bool inirq[NCPU];		/* the CPU is in its interrupt handler */
 byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7) */
@@ -109,14 +109,15 @@ byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7) */
 byte cpu_of[NREADER + 1];
 byte nesting[NREADER];		/* rcu_read_lock_nesting */
 bit flipctr_idx[NREADER];	/* rcu_flipctr_idx */
-byte ref[NREADER];		/* 1 + object generation held in the CS */
+byte ref[NREADER];		/* REF_CUR/REF_OLD held in the CS, or 0 */
 
-/* the RCU-protected object and its callback */
-bit cur_gen;			/* generation of the published object */
-bool old_live;			/* the removed object is not yet freed */
+/* The RCU-protected object and its callback.  Objects are named relative to the updater: REF_CUR is the published
+ * object, REF_OLD the removed one its callback will free (list_del_rcu()
+ * turns every REF_CUR into REF_OLD). */
+#define REF_CUR 1
+#define REF_OLD 2
+#define OLD_BIT 2
 byte cb_stage;
-
-#define OLD_GEN (1 - cur_gen)
 
 /* Migration makes per-CPU counters drift without bound (+1 here, -1
  * there, forever) while their sum stays bounded; keep the state space
@@ -155,18 +156,19 @@ inline rcu_gp_end_check(c, i)
 	i = 0;
 	do
 	:: i < NREADER ->
-		assert(ref[i] != 1 + OLD_GEN);	/* reader still in its CS */
+		assert(ref[i] != REF_OLD);	/* reader still in its CS */
 		i++
 	:: else -> break
 	od;
 	i = 0;
 	do
 	:: i < NCPU ->
-		assert(i == c || (linger[i] & (1 << OLD_GEN)) == 0);	/* late accesses */
+		assert(i == c || (linger[i] & OLD_BIT) == 0);	/* late accesses */
 		assert(i == c || !stale[i]);	/* CPU i can still load it */
 		i++
 	:: else -> break
 	od;
+	linger[c] = linger[c] & ~OLD_BIT;	/* own accesses: in order */
 	i = 0
 }
 
@@ -372,9 +374,8 @@ inline cs_access(c)
 {
 	if
 	:: stale[c] ->
-		assert(old_live);	/* load of a freed object */
-		ref[t] = 1 + OLD_GEN
-	:: else -> ref[t] = 1 + cur_gen
+		ref[t] = REF_OLD
+	:: else -> ref[t] = REF_CUR
 	fi
 }
 
@@ -483,12 +484,24 @@ proctype updater()
 	do
 	:: atomic { TASK_RUNS(UPDATER) ->
 		/* list_del_rcu(): publish a new object; other CPUs may
-		 * still load the old one until their next barrier */
-		cur_gen = 1 - cur_gen;
-		old_live = 1;
+		 * still load the old one until their next barrier.  (No
+		 * REF_OLD is left: rcu_gp_end_check() checked that.) */
 		i = 0;
 		do
-		:: i < NCPU -> stale[i] = (i != UPDATER_CPU); i++
+		:: i < NREADER ->
+			if
+			:: ref[i] == REF_CUR -> ref[i] = REF_OLD
+			:: else
+			fi;
+			i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NCPU ->
+			stale[i] = (i != UPDATER_CPU);
+			linger[i] = (linger[i] & 1) << 1;
+			i++
 		:: else -> break
 		od;
 		i = 0 }
@@ -501,8 +514,7 @@ proctype updater()
 			cb_stage = CB_NEXT }
 		/* rcu_process_callbacks() invokes the callback: kfree() */
 		atomic { cb_stage == CB_DONE && TASK_RUNS(UPDATER) ->
-			cb_stage = CB_NONE;
-			old_live = 0 }
+			cb_stage = CB_NONE }
 progress:
 		skip
 	od

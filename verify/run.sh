@@ -76,7 +76,9 @@ run_one() {
 	if grep -q 'errors: [1-9]' "$dir/pan.log"; then
 		result=FAIL
 		[ -f "$dir/rcupreempt.pml.trail" ] || result=FAIL-NO-TRAIL
-		(cd "$dir" && spin -t -p -g -l "$@" rcupreempt.pml >trail.txt 2>&1 || true)
+		# the replay of a long bitstate trail is slow: keep its end
+		(cd "$dir" && timeout 120 spin -t -p -g -l "$@" rcupreempt.pml 2>&1 |
+			tail -n 400 >trail.txt || true)
 	elif grep -q 'errors: 0' "$dir/pan.log" &&
 		! grep -qE 'Search not completed|max search depth too small|reached -DMEMLIM' "$dir/pan.log"; then
 		result=PASS
