@@ -50,7 +50,7 @@
  * handlers are then atomic so that weak fairness lets the tasks run.
  *
  * Configuration (-D on the spin command line, see verify/run.sh):
- *   NCPU=2|3, GP_STAGES=1|2|4, LIVENESS, BACKGROUND_CBS (other CPUs have
+ *   NCPU=2|3, NREADER=1|2, GP_STAGES=1|2|4, NO_NEST, LIVENESS, BACKGROUND_CBS (other CPUs have
  *   callbacks too: any CPU may start a grace period).
  * Mutations (must fail):
  *   NO_WAITMB        rcu_try_flip_waitzero() goes straight to idle
@@ -66,7 +66,9 @@
 #ifndef GP_STAGES
 #define GP_STAGES 2
 #endif
-#define NREADER 2	/* MIGRATE() lines below assume 2 */
+#ifndef NREADER
+#define NREADER 2	/* 1 or 2: the MIGRATE() lines below stop at 2 */
+#endif
 #define UPDATER NREADER		/* task id of the updater */
 #define UPDATER_CPU 0
 #ifndef COMPLETED_WRAP
@@ -439,7 +441,7 @@ proctype reader(byte t)
 /* The scheduler: preempt reader task t and resume it on CPU to; the CPU
  * it leaves runs the context switch's full barrier. */
 #define MIGRATE(t, to) \
-	:: atomic { to < NCPU && to != cpu_of[t] && !inirq[cpu_of[t]] && \
+	:: atomic { t < NREADER && to < NCPU && to != cpu_of[t] && !inirq[cpu_of[t]] && \
 	    preempt_owner[cpu_of[t]] != t + 1 -> \
 		smp_mb(cpu_of[t]); cpu_of[t] = to }
 

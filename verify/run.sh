@@ -42,9 +42,9 @@ pan_cflags() {
 # cycles under weak fairness)
 pan_runflags() {
 	case $1 in
-	full) echo "-m20000000" ;;
-	bitstate) echo "-w30 -m20000000" ;;
-	liveness) echo "-l -f -m20000000" ;;
+	full) echo "-m6000000" ;;
+	bitstate) echo "-w30 -m6000000" ;;
+	liveness) echo "-l -f -m6000000" ;;
 	esac
 }
 
