@@ -58,6 +58,7 @@
  *   QQ7              rcu_read_lock() disables preemption, not irqs
  *   CALL_RCU_NO_ADVANCE  call_rcu() does not call __rcu_advance_callbacks()
  *                    first (the article's worst-case assumption)
+ *   NO_ACK_CPU1      CPU 1 never acknowledges a flip (liveness must fail)
  */
 
 #ifndef NCPU
@@ -201,7 +202,12 @@ inline advance_lists(c, i)
 inline ack_flip(c)
 {
 	if
+#ifdef NO_ACK_CPU1
+	:: flip_flag[c] && c == 1 -> skip	/* liveness mutation */
+	:: flip_flag[c] && c != 1 -> smp_mb(c); flip_flag[c] = 0; smp_mb(c)
+#else
 	:: flip_flag[c] -> smp_mb(c); flip_flag[c] = 0; smp_mb(c)
+#endif
 	:: else
 	fi
 }
