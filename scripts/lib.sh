@@ -71,6 +71,11 @@ atomic_write() {
 	cat >"$tmp" && sync "$tmp" && mv -f "$tmp" "$1"
 }
 
+# The bzImage of the built kernel NAME.
+kernel_bzimage() {
+	echo "$(kernel_obj "$1")/arch/x86/boot/bzImage"
+}
+
 # Where bench-module/ puts rcubench.ko built against kernel NAME.
 bench_module_path() {
 	echo "$RB_CACHE/bench/$1/rcubench.ko"

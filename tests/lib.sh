@@ -35,3 +35,8 @@ build_testmod() {
 		{ cat "$2/build.log" >&2; fail "rb_testmod.ko does not build against $1"; }
 	echo "$2/rb_testmod.ko"
 }
+
+# skip_unless_built KERNEL: skip the test (exit 77) when KERNEL is not built.
+skip_unless_built() {
+	[ -f "$(kernel_bzimage "$1")" ] || { echo "kernel $1 not built"; exit 77; }
+}

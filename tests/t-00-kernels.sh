@@ -10,7 +10,7 @@ again=$("$RB_TOP/workloads/build-kernels.sh" 2>&1)
 echo "$again"
 for k in $(conf_get KERNELS); do
 	echo "$again" | grep -q "kernel $k up to date" || fail "second build rebuilt $k"
-	[ -f "$(kernel_obj "$k")/arch/x86/boot/bzImage" ] || fail "no bzImage for $k"
+	[ -f "$(kernel_bzimage "$k")" ] || fail "no bzImage for $k"
 done
 echo "$again" | grep -q 'building kernel' && fail "second build started a build"
 echo "all kernels built; second build rebuilt nothing"

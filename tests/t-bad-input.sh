@@ -7,7 +7,7 @@ set -euo pipefail
 test_tmp
 cd "$RB_TOP"
 job=workloads/guest/jobs/banner.sh
-bz=$(kernel_obj tree)/arch/x86/boot/bzImage
+bz=$(kernel_bzimage tree)
 bz_before=$(stat -c %Y "$bz")
 
 expect_fail "boot: unknown kernel" workloads/boot.sh --kernel nosuch --vcpus 2 --job $job --out "$tmp/o"

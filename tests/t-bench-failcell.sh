@@ -8,7 +8,7 @@ set -euo pipefail
 test_tmp
 
 kernel=tree
-[ -f "$(kernel_obj $kernel)/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 sweep=$tmp/sweep
 if BENCH_RUNS=1 BENCH_TARGET_MS=5 BENCH_GP_SAMPLES=0 "$RB_TOP/workloads/bench.sh" --kernels $kernel \
 	--vcpus 1 --tests "gp read" --out "$sweep" --no-analysis >"$tmp/out" 2>&1; then

@@ -10,7 +10,7 @@ test_tmp
 
 kernel=tree
 obj=$(kernel_obj $kernel)
-[ -f "$obj/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_path $kernel)")" \
 	>"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "rcubench.ko does not build"; }
 

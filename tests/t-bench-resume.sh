@@ -9,7 +9,7 @@ set -euo pipefail
 test_tmp
 
 kernel=tree
-[ -f "$(kernel_obj $kernel)/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 sweep=$tmp/sweep
 csv=$sweep/csv/results.csv
 export BENCH_RUNS=1 BENCH_TARGET_MS=5 BENCH_GP_SAMPLES=10

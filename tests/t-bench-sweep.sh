@@ -8,7 +8,7 @@ set -euo pipefail
 test_tmp
 
 kernel=tree
-[ -f "$(kernel_obj $kernel)/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 sweep=$tmp/sweep
 BENCH_RUNS=3 BENCH_TARGET_MS=5 BENCH_CALLRCU_MS=200 BENCH_GP_SAMPLES=20 \
 	"$RB_TOP/workloads/bench.sh" --kernels $kernel --vcpus "1 2" --out "$sweep" \

@@ -15,11 +15,7 @@ case " $(conf_get KERNELS_PENDING) " in
 	exit 77
 	;;
 esac
-obj=$(kernel_obj "$k")
-if [ ! -f "$obj/arch/x86/boot/bzImage" ]; then
-	echo "skip: kernel $k not built ($obj); run workloads/build-kernels.sh $k"
-	exit 77
-fi
+skip_unless_built "$k"
 want=$(conf_get "BANNER_$k")
 
 for n in 1 2 4; do

@@ -9,7 +9,7 @@ set -euo pipefail
 test_tmp
 
 kernel=preempt
-[ -f "$(kernel_obj "$kernel")/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 
 # stat FILE NAME: the value of NAME in a "name value" statistics file.
 stat() {

@@ -9,7 +9,7 @@ test_tmp
 
 kernel=preempt
 duration=${RB_PREEMPT_TORTURE_SECS:-60}
-[ -f "$(kernel_obj "$kernel")/arch/x86/boot/bzImage" ] || { echo "kernel $kernel not built"; exit 77; }
+skip_unless_built "$kernel"
 
 out=$tmp/torture
 "$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration "$duration" \

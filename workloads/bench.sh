@@ -156,7 +156,7 @@ flock -w 30 9 || die "another bench is running on $sweep"
 declare -A unusable=()
 for k in $kernels; do
 	obj=$(kernel_obj "$k")
-	if [ ! -f "$obj/arch/x86/boot/bzImage" ]; then
+	if [ ! -f "$(kernel_bzimage "$k")" ]; then
 		unusable[$k]="kernel-not-built: run make kernels KERNELS=$k"
 		note "bench: kernel $k is not built: its cells fail"
 	elif ! make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_path "$k")")" \

@@ -64,7 +64,7 @@ for n in "$timeout_s" "$hang_s" "$mem"; do
 done
 need_tool qemu-system-x86_64 cpio base64
 obj=$(kernel_obj "$kernel")
-bzimage=${bzimage:-$obj/arch/x86/boot/bzImage}
+bzimage=${bzimage:-$(kernel_bzimage "$kernel")}
 moddir=${moddir:-$obj}
 [ -r "$bzimage" ] || die "kernel $kernel is not built ($bzimage): run 'make kernels'"
 

@@ -96,7 +96,7 @@ build_kernel() {
 	local name=$1 obj key start
 	obj=$(kernel_obj "$name")
 	key=$(kernel_key "$name")
-	if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$(cat "$obj/.rb-key" 2>/dev/null)" = "$key" ]; then
+	if [ -f "$(kernel_bzimage "$name")" ] && [ "$(cat "$obj/.rb-key" 2>/dev/null)" = "$key" ]; then
 		note "kernel $name up to date ($key)"
 		return 0
 	fi
