@@ -20,19 +20,23 @@ failed=0
 for k in $kernels; do
 	note "torture: $k started $(date +%T), ends about $(date -d "+$duration sec" +%T)"
 	workloads/torture.sh --kernel "$k" --vcpus "$vcpus" --duration "$duration" \
-		--onoff "$onoff" --args "$(conf_get "TORTURE_ARGS_$k")" --out "$out/$k" --quiet || failed=1
+		--onoff "$onoff" --args "$(conf_get TORTURE_ARGS) $(conf_get "TORTURE_ARGS_$k")" --out "$out/$k" --quiet || failed=1
 done
 # field NAME: NAME=value from kernel $k's summary line.
 field() { tr ' ' '\n' <"$out/$k/summary.txt" | sed -n "s/^$1=//p"; }
 {
-	printf '%-14s %-6s %-9s %-22s %-12s %s\n' kernel vcpus seconds result gp_versions stalls
+	cols="%-14s %-6s %-8s %-18s %-12s %-8s %-12s %-8s %-14s %-12s %s\n"
+	# shellcheck disable=SC2059 # one format for the header and the rows
+	printf "$cols" kernel vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug barrier stalls
 	for k in $kernels; do
 		if [ ! -f "$out/$k/summary.txt" ]; then
 			printf '%-14s %s\n' "$k" "no result (guest did not run)"
 			continue
 		fi
-		printf '%-14s %-6s %-9s %-22s %-12s %s\n' "$k" "$(field vcpus)" "$(field duration)" \
-			"$(field result)" "$(field gp_versions)" "$(field stalls)"
+		# shellcheck disable=SC2059
+		printf "$cols" "$k" "$(field vcpus)" "$(field duration)" "$(field result)" \
+			"$(field gp_versions)" "$(field versions_per_s)" "$(field gp_completed)" \
+			"$(field gp_per_s)" "$(field hotplug)" "$(field barrier)" "$(field stalls)"
 	done
 } | tee "$out/summary.txt"
 exit $failed

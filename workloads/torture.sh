@@ -51,6 +51,17 @@ esac
 gp_versions=$(grep -oi 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
 stalls=$(grep -o 'preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
 	tail -1 | grep -o '[0-9]*$' || true)
+# The seed implementations count every grace period in debugfs; Tree does not.
+gp_completed=$(cat "$res"/*_stats.txt 2>/dev/null | sed -n 's/^gp_completed //p' | head -1)
+# rcutorture's "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
+hotplug=$(grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$res/torture.log" 2>/dev/null |
+	tail -1 | cut -d' ' -f2 || true)
+# "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
+barrier=$(grep -o 'barrier: [0-9]*/[0-9]*:[0-9]*' "$res/torture.log" 2>/dev/null |
+	tail -1 | cut -d' ' -f2 || true)
+per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
 echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
-	"gp_versions=${gp_versions:-0} stalls=${stalls:-na}" | tee "$out/summary.txt"
+	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
+	"gp_completed=${gp_completed:-na} gp_per_s=$(per_s "$gp_completed")" \
+	"hotplug=${hotplug:-na} barrier=${barrier:-na} stalls=${stalls:-na}" | tee "$out/summary.txt"
 [ "$result" = SUCCESS ]
