@@ -53,7 +53,23 @@ def header(rd: ResultDir) -> list[str]:
     if "tcg" in accels:
         lines.append("- Guest times are under QEMU TCG (emulation), not hardware times: "
                      "compare kernels by ratio; the native liburcu rows give real-hardware scale.")
+    lines += overcommit_note(rd, host)
     return lines + [""]
+
+
+def overcommit_note(rd: ResultDir, host: object) -> list[str]:
+    """Warn when guests had more vCPUs than the host has CPUs: per-thread times inflate."""
+    cpus = host.get("cpus") if isinstance(host, dict) else None
+    if not isinstance(cpus, int) or cpus < 1:
+        return []
+    over = sorted({r.vcpus for r in rd.rows if r.accel != "native" and r.vcpus > cpus})
+    if not over:
+        return []
+    counts = ", ".join(str(v) for v in over)
+    return [f"- Overcommitted: the host has {cpus} CPUs, so at {counts} vCPUs each vCPU thread "
+            f"gets at most {cpus}/vCPUs of a host CPU; guest-measured per-thread times "
+            f"(read ns/pair, GP latency) there inflate by up to vCPUs/{cpus}, and throughputs "
+            "are shared."]
 
 
 def plots_section(figs: list[charts.Figure]) -> list[str]:

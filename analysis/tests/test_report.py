@@ -6,6 +6,7 @@ import subprocess
 import sys
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib.image
 import numpy as np
@@ -151,3 +152,26 @@ class BadReport(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OvercommitNote(unittest.TestCase):
+    """The header warns about guests with more vCPUs than the host has CPUs."""
+
+    @staticmethod
+    def rows(*cells: tuple[str, int]) -> SimpleNamespace:
+        return SimpleNamespace(rows=[SimpleNamespace(accel=a, vcpus=v) for a, v in cells])
+
+    def test_names_only_overcommitted_guest_counts(self) -> None:
+        import report
+        rd = self.rows(("tcg", 1), ("tcg", 2), ("tcg", 4), ("tcg", 8), ("native", 16))
+        note = report.overcommit_note(rd, {"cpus": 2})
+        self.assertEqual(len(note), 1)
+        self.assertIn("the host has 2 CPUs, so at 4, 8 vCPUs", note[0])
+        self.assertIn("inflate by up to vCPUs/2", note[0])
+
+    def test_silent_when_host_is_big_enough_or_unknown(self) -> None:
+        import report
+        rd = self.rows(("tcg", 1), ("tcg", 4))
+        self.assertEqual(report.overcommit_note(rd, {"cpus": 4}), [])
+        self.assertEqual(report.overcommit_note(rd, "fixture"), [])
+        self.assertEqual(report.overcommit_note(rd, {"cpus": "two"}), [])
