@@ -3,8 +3,8 @@
 # instructions (a jle-ended loop measured twice a js-ended one), so our
 # loop-inclusive read cost is comparable with refscale's only if our empty
 # loop compiles to the instructions of refscale's ref_rcu_read_section()
-# on a non-preemptible kernel.  Compares the two functions' instruction
-# sequences (mnemonics, operand width aside) on each built Tree kernel.
+# on a non-preemptible kernel (and our read loop to it on both Trees).  Compares the two functions' instruction
+# sequences (mnemonics, operand width aside) on the two Tree kernels.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -19,17 +19,30 @@ mnemonics() {
 			on { sub(/^[^:]*:[ \t]*/, ""); split($0, w, /[ \t]+/); printf "%s ", w[1] }'
 }
 
-kernel=tree
-skip_unless_built "$kernel"
-obj=$(kernel_obj $kernel)
-make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$tmp/mod" >"$tmp/build.log" 2>&1 ||
-	{ cat "$tmp/build.log"; fail "rcubench.ko does not build against $kernel"; }
-ours=$(mnemonics "$tmp/mod/rcubench.ko" rb_empty_loop)
-theirs=$(mnemonics "$obj/kernel/rcu/refscale.ko" ref_rcu_read_section)
-[ -n "$theirs" ] || fail "no ref_rcu_read_section in $obj/kernel/rcu/refscale.ko"
-[ -n "$ours" ] || fail "no rb_empty_loop in rcubench.ko"
-[ "$ours" = "$theirs" ] || fail "rb_empty_loop is '$ours', refscale's loop is '$theirs'"
-# On this non-preemptible kernel rcu_read_lock() is barrier(): the read loop is the empty loop.
-read=$(mnemonics "$tmp/mod/rcubench.ko" rb_read_loop)
-[ "$read" = "$ours" ] || fail "rb_read_loop on $kernel is '$read', not the empty loop '$ours'"
-echo "ok: rb_empty_loop, rb_read_loop and refscale's loop on $kernel are all: $ours"
+# build KERNEL: rcubench.ko against KERNEL in $tmp/KERNEL; its path.
+build() {
+	make -s -C "$RB_TOP/bench-module" KDIR="$(kernel_obj "$1")" OUT="$tmp/$1" >"$tmp/$1.log" 2>&1 ||
+		{ cat "$tmp/$1.log"; fail "rcubench.ko does not build against $1"; }
+	echo "$tmp/$1/rcubench.ko"
+}
+
+# same KERNEL OURS: our function OURS has the instructions of refscale's loop.
+same() {
+	local ours theirs
+	theirs=$(mnemonics "$(kernel_obj "$1")/kernel/rcu/refscale.ko" ref_rcu_read_section)
+	ours=$(mnemonics "$tmp/$1/rcubench.ko" "$2")
+	[ -n "$theirs" ] || fail "$1: no ref_rcu_read_section in refscale.ko"
+	[ -n "$ours" ] || fail "$1: no $2 in rcubench.ko"
+	[ "$ours" = "$theirs" ] || fail "$1: $2 is '$ours', refscale's loop is '$theirs'"
+	echo "ok: $1: $2 has the instructions of refscale's loop: $ours"
+}
+
+# Tree (non-preemptible: rcu_read_lock() is barrier()): the empty loop and
+# the read loop are refscale's loop.  Tree-preempt: the read loop is.
+for k in tree tree-preempt; do
+	skip_unless_built "$k"
+	build "$k" >/dev/null
+done
+same tree rb_empty_loop
+same tree rb_read_loop
+same tree-preempt rb_read_loop
