@@ -1,10 +1,10 @@
 #!/bin/bash
 # Under QEMU TCG the cost of a loop iteration depends on its exact
 # instructions (a jle-ended loop measured twice a js-ended one), so our
-# loop-inclusive read cost is comparable with refscale's only if our empty
-# loop compiles to the instructions of refscale's ref_rcu_read_section()
-# on a non-preemptible kernel (and our read loop to it on both Trees).  Compares the two functions' instruction
-# sequences (mnemonics, operand width aside) on the two Tree kernels.
+# loop-inclusive read cost is comparable with refscale's only if our loops
+# compile to the instructions of refscale's ref_rcu_read_section().
+# Compares the functions' instruction sequences (mnemonics, operand width
+# aside) on the two Tree kernels.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
