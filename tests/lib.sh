@@ -27,16 +27,22 @@ test_tmp() {
 	trap 'rm -rf "$tmp"' EXIT
 }
 
-# build_testmod KERNEL DIR: build tests/modules/rb_testmod against KERNEL's
-# object dir in DIR; prints the path of the .ko.
+# build_testmod KERNEL DIR [MODULE]: build tests/modules/MODULE (default
+# rb_testmod) against KERNEL's object dir in DIR; prints the path of the .ko.
 build_testmod() {
-	cp -r "$RB_TOP/tests/modules/rb_testmod" "$2"
+	local mod=${3:-rb_testmod}
+	cp -r "$RB_TOP/tests/modules/$mod" "$2"
 	make -s -C "$(kernel_obj "$1")" M="$2" modules >"$2/build.log" 2>&1 ||
-		{ cat "$2/build.log" >&2; fail "rb_testmod.ko does not build against $1"; }
-	echo "$2/rb_testmod.ko"
+		{ cat "$2/build.log" >&2; fail "$mod.ko does not build against $1"; }
+	echo "$2/$mod.ko"
+}
+
+# kernel_built KERNEL: true when KERNEL's bzImage is there.
+kernel_built() {
+	[ -f "$(kernel_bzimage "$1")" ]
 }
 
 # skip_unless_built KERNEL: skip the test (exit 77) when KERNEL is not built.
 skip_unless_built() {
-	[ -f "$(kernel_bzimage "$1")" ] || { echo "kernel $1 not built"; exit 77; }
+	kernel_built "$1" || { echo "kernel $1 not built"; exit 77; }
 }

@@ -1,0 +1,89 @@
+#!/bin/bash
+# shellcheck source-path=SCRIPTDIR/..
+# The 6.1 RCU and SRCU API beyond the read side works on every kernel of
+# the suite: tests/modules/rb_apitest (callbacks, rcu_barrier, expedited,
+# multiple and polled grace periods, kvfree_rcu, the lockdep helpers,
+# reader nesting, each grace-period primitive against rcu/sched/bh/irq
+# readers on another CPU, SRCU) is built against each built kernel and
+# loaded in a 2-vCPU guest; every check must print "ok" and the module's
+# last line must be "done $checks ok 0 failed".  Kernels that are not
+# built are skipped; the test skips (77) only when none is.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+# The number of checks rb_apitest.c runs: 14 single checks, 9 RCU
+# grace-period primitives x 4 reader kinds, 8 SRCU checks.
+checks=60
+
+cat >"$tmp/job.sh" <<'JOB'
+insmod /extra/rb_apitest.ko
+echo $? >/results/insmod.rc
+dmesg | grep 'rb_apitest: ' | sed 's/^\[[^]]*\] //' >/results/apitest.txt
+rmmod rb_apitest
+grep -c rb_apitest /proc/modules >/results/still-loaded || true
+JOB
+
+# check_kernel_api KERNEL: boot KERNEL with rb_apitest; prints the module's
+# lines, then "ok: ..." or "FAIL: ..." as its last line; returns 1 on failure.
+check_kernel_api() {
+	local k=$1 ko out res bad n done_line status
+	mkdir -p "$tmp/$k"
+	ko=$(build_testmod "$k" "$tmp/$k/src" rb_apitest 2>&1) ||
+		{ echo "FAIL: $k: $(echo "$ko" | tail -5 | tr '\n' ' ')"; return 1; }
+	out=$tmp/$k/out
+	"$RB_TOP/workloads/boot.sh" --quiet --kernel "$k" --vcpus 2 --job "$tmp/job.sh" \
+		--file "$ko" --out "$out" 2>/dev/null || true
+	status=$(cat "$out/status" 2>/dev/null || echo "no status")
+	res=$out/results/apitest.txt
+	[ -f "$res" ] || { echo "FAIL: $k: no results from the guest (boot: $status)"; return 1; }
+	sed "s/^/  $k: /" "$res"
+	if [ "$(cat "$out/results/insmod.rc")" != 0 ]; then
+		echo "FAIL: $k: rb_apitest.ko did not load: $(grep -v ' ok' "$res" | head -3 | tr '\n' ' ')"
+		return 1
+	fi
+	# A check line is "rb_apitest: <check> ok [(note)]" or "... FAIL: why".
+	n=$(grep -cE '^rb_apitest: [a-z0-9_]+ (ok|FAIL)' "$res" || true)
+	bad=$(grep -E '^rb_apitest: [a-z0-9_]+ FAIL' "$res" | sed 's/^rb_apitest: //') || true
+	done_line=$(grep '^rb_apitest: done ' "$res" || true)
+	if [ -n "$bad" ]; then
+		echo "FAIL: $k: $(echo "$bad" | wc -l) checks failed: $(echo "$bad" | tr '\n' ';')"
+		return 1
+	fi
+	if [ "$n" != "$checks" ] ||
+		[ "$(grep -E '^rb_apitest: [a-z0-9_]+ (ok|FAIL)' "$res" | awk '{ print $2 }' | sort -u | wc -l)" != "$checks" ]; then
+		echo "FAIL: $k: $n check lines, expected $checks distinct checks"
+		return 1
+	fi
+	if [ "$done_line" != "rb_apitest: done $checks ok 0 failed" ]; then
+		echo "FAIL: $k: last line '${done_line:-none}', expected 'rb_apitest: done $checks ok 0 failed'"
+		return 1
+	fi
+	if [ "$status" != ok ]; then
+		echo "FAIL: $k: all checks ok, but the boot failed: $status"
+		return 1
+	fi
+	[ "$(cat "$out/results/still-loaded")" = 0 ] ||
+		{ echo "FAIL: $k: rb_apitest still loaded after unloading it in the guest"; return 1; }
+	echo "ok: $k: $checks/$checks checks ok, boot and checks $(cat "$out/elapsed") s;" \
+		"$(sed -n 's/^rb_apitest: start_poll ok (\(.*\))$/start_poll \1/p' "$res");" \
+		"$(sed -n 's/^rb_apitest: unsigned long cookies needed a second grace period \([0-9]*\) times$/\1 second GPs for unsigned long cookies/p' "$res")"
+}
+
+built=0 failed=0 summary=()
+for k in $(conf_get KERNELS); do
+	if ! kernel_built "$k"; then
+		summary+=("skip: $k: kernel not built")
+		continue
+	fi
+	built=$((built + 1))
+	check_kernel_api "$k" >"$tmp/$k.log" || failed=$((failed + 1))
+	cat "$tmp/$k.log"
+	summary+=("$(tail -1 "$tmp/$k.log")")
+done
+[ $built -gt 0 ] || { echo "no kernel of '$(conf_get KERNELS)' is built"; exit 77; }
+printf '%s\n' "${summary[@]}"
+[ $failed -eq 0 ] || fail "$failed of $built kernels failed the RCU API checks"
