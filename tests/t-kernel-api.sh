@@ -5,9 +5,10 @@
 # multiple and polled grace periods, kvfree_rcu, the lockdep helpers,
 # reader nesting, each grace-period primitive against rcu/sched/bh/irq
 # readers on another CPU, SRCU) is built against each built kernel and
-# loaded in a 2-vCPU guest; every check must print "ok" and the module's
-# last line must be "done $checks ok 0 failed".  Kernels that are not
-# built are skipped; the test skips (77) only when none is.
+# loaded in a 2-vCPU guest (preempt also booted with gp_stages=4); every
+# check must print "ok" and the module's last line must be "done $checks
+# ok 0 failed".  Kernels that are not built are skipped; the test skips
+# (77) only when none is.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -27,16 +28,20 @@ rmmod rb_apitest
 grep -c rb_apitest /proc/modules >/results/still-loaded || true
 JOB
 
-# check_kernel_api KERNEL: boot KERNEL with rb_apitest; prints the module's
-# lines, then "ok: ..." or "FAIL: ..." as its last line; returns 1 on failure.
+# check_kernel_api KERNEL [BOOT-ARGS]: boot KERNEL (with kernel command-line
+# BOOT-ARGS) with rb_apitest; prints the module's lines, then "ok: ..." or
+# "FAIL: ..." as its last line; returns 1 on failure.
 check_kernel_api() {
-	local k=$1 ko out res bad n done_line status
-	mkdir -p "$tmp/$k"
-	ko=$(build_testmod "$k" "$tmp/$k/src" rb_apitest 2>&1) ||
+	local kernel=$1 args=${2:-} k dir ko out res bad n done_line status
+	k=$kernel${args:+ ($args)}
+	# kbuild's M= takes no spaces: the directory is named without them.
+	dir=$tmp/$kernel${args:+-${args//[^A-Za-z0-9_.=]/_}}
+	mkdir -p "$dir"
+	ko=$(build_testmod "$kernel" "$dir/src" rb_apitest 2>&1) ||
 		{ echo "FAIL: $k: $(echo "$ko" | tail -5 | tr '\n' ' ')"; return 1; }
-	out=$tmp/$k/out
-	"$RB_TOP/workloads/boot.sh" --quiet --kernel "$k" --vcpus 2 --job "$tmp/job.sh" \
-		--file "$ko" --out "$out" 2>/dev/null || true
+	out=$dir/out
+	"$RB_TOP/workloads/boot.sh" --quiet --kernel "$kernel" --vcpus 2 --job "$tmp/job.sh" \
+		--file "$ko" --out "$out" ${args:+--append "$args"} 2>/dev/null || true
 	status=$(cat "$out/status" 2>/dev/null || echo "no status")
 	res=$out/results/apitest.txt
 	[ -f "$res" ] || { echo "FAIL: $k: no results from the guest (boot: $status)"; return 1; }
@@ -73,17 +78,20 @@ check_kernel_api() {
 		"$(sed -n 's/^rb_apitest: unsigned long cookies needed a second grace period \([0-9]*\) times$/\1 second GPs for unsigned long cookies/p' "$res")"
 }
 
+# Every kernel as built; preempt also at four grace-period stages, where
+# gp_stages + 1 polled cookies can be pending (NUM_ACTIVE_RCU_POLL_OLDSTATE).
+runs=$(for k in $(conf_get KERNELS); do echo "$k"; done; echo "preempt rcupreempt.gp_stages=4")
 built=0 failed=0 summary=()
-for k in $(conf_get KERNELS); do
+while read -r k args; do
 	if ! kernel_built "$k"; then
 		summary+=("skip: $k: kernel not built")
 		continue
 	fi
 	built=$((built + 1))
-	check_kernel_api "$k" >"$tmp/$k.log" || failed=$((failed + 1))
-	cat "$tmp/$k.log"
-	summary+=("$(tail -1 "$tmp/$k.log")")
-done
+	check_kernel_api "$k" "$args" >"$tmp/run$built.log" || failed=$((failed + 1))
+	cat "$tmp/run$built.log"
+	summary+=("$(tail -1 "$tmp/run$built.log")")
+done <<<"$runs"
 [ $built -gt 0 ] || { echo "no kernel of '$(conf_get KERNELS)' is built"; exit 77; }
 printf '%s\n' "${summary[@]}"
 [ $failed -eq 0 ] || fail "$failed of $built kernels failed the RCU API checks"
