@@ -8,13 +8,14 @@ set -euo pipefail
 command -v spin >/dev/null || { echo "spin not installed (make deps)"; exit 77; }
 
 test_tmp
-export VERIFY_OUT=$tmp VERIFY_TIMEOUT=120
+export VERIFY_OUT=$tmp VERIFY_TIMEOUT=300
 expect_fail "unknown configuration" "$RB_TOP/verify/run.sh" no-such-config
 expect_fail "unknown option" "$RB_TOP/verify/run.sh" --bogus
 
 # the fast ones of verify/configs (seconds each): drop waitmb, drop
-# waitack, GP_STAGES=1, Quick Quiz 7 at GP_STAGES=1, a liveness mutation
-muts=(mut-nowaitmb-gp2 mut-nowaitack-gp2 gp1-2cpu mut-qq7-2cpu-gp1 mut-live-noack)
+# waitack, GP_STAGES=1, Quick Quiz 7 at GP_STAGES=1 and (3 CPUs, about a
+# minute) 2, a liveness mutation
+muts=(mut-nowaitmb-gp2 mut-nowaitack-gp2 gp1-2cpu mut-qq7-2cpu-gp1 mut-qq7-3cpu-gp2 mut-live-noack)
 "$RB_TOP/verify/run.sh" "${muts[@]}" | tee "$tmp/table" || fail "an outcome differs from verify/configs"
 for m in "${muts[@]}"; do
 	row=$(awk -v n="$m" '$1 == n' "$tmp/table")

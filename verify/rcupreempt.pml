@@ -50,9 +50,14 @@
  * handlers are then atomic so that weak fairness lets the tasks run.
  *
  * Configuration (-D on the spin command line, see verify/run.sh):
- *   NCPU=2|3, NREADER=1|2, GP_STAGES=1|2|4, NO_NEST, LIVENESS, BACKGROUND_CBS (other CPUs have
- *   callbacks too: any CPU may start a grace period).
- * Mutations (must fail):
+ *   NCPU=2|3, NREADER=1|2, GP_STAGES=1|2|4, NO_NEST, LIVENESS,
+ *   ONLY_UPDATER_CBS (only the updater's callback starts grace periods;
+ *   by default any CPU may start one, as with other CPUs' callbacks:
+ *   rcu_try_flip_idle() flips when its CPU has callbacks or a polled
+ *   grace period is pending), HOLD_READER0 (reader 0 is preempted in its
+ *   first section for ever: Task A of Quick Quiz 7's scenario; a subset
+ *   of the behaviours, which keeps the 3-CPU search small).
+ * Mutations:
  *   NO_WAITMB        rcu_try_flip_waitzero() goes straight to idle
  *   NO_WAITACK       rcu_try_flip_idle() goes straight to waitzero
  *   QQ7              rcu_read_lock() disables preemption, not irqs
@@ -63,6 +68,12 @@
 
 #ifndef NCPU
 #define NCPU 2
+#endif
+/* Other CPUs have callbacks (and polled grace periods) too: any CPU may
+ * start a grace period, so call_rcu() can run while its CPU has not yet
+ * seen a flip.  -DONLY_UPDATER_CBS: only CPU 0's callback starts them. */
+#ifndef ONLY_UPDATER_CBS
+#define BACKGROUND_CBS
 #endif
 #ifndef GP_STAGES
 #define GP_STAGES 2
@@ -421,6 +432,12 @@ proctype reader(byte t)
 			flipctr_idx[t] = idx;
 			cs_access(c);
 			c = 0; idx = 0 }
+#endif
+#ifdef HOLD_READER0
+		/* Task A of Oleg Nesterov's scenario (Quick Quiz 7): reader 0
+		 * is preempted inside its first section and never runs again.
+		 * A sub-behaviour of the model, so its violations are real. */
+		(t != 0);
 #endif
 #ifndef NO_NEST
 		/* optionally a nested rcu_read_lock()/rcu_read_unlock() */

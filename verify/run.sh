@@ -7,7 +7,7 @@
 # $VERIFY_OUT/<name>/trail.txt.  Build products and logs go to
 # $VERIFY_OUT (default $RB_CACHE/verify), never into the repository.
 #
-# Environment: VERIFY_MEMLIM (MB, default 2048), VERIFY_TIMEOUT (seconds
+# Environment: VERIFY_MEMLIM (MB, default 8192), VERIFY_TIMEOUT (seconds
 # per run, default 900), VERIFY_BITSTATE_SECONDS (time bound of a bitstate
 # search, default 120; its result is FAIL or NONE-FOUND, never PASS).
 set -euo pipefail
@@ -16,7 +16,7 @@ set -euo pipefail
 MODEL=$RB_TOP/verify/rcupreempt.pml
 CONFIGS=$RB_TOP/verify/configs
 VERIFY_OUT=${VERIFY_OUT:-$RB_CACHE/verify}
-VERIFY_MEMLIM=${VERIFY_MEMLIM:-2048}
+VERIFY_MEMLIM=${VERIFY_MEMLIM:-8192}
 VERIFY_TIMEOUT=${VERIFY_TIMEOUT:-900}
 VERIFY_BITSTATE_SECONDS=${VERIFY_BITSTATE_SECONDS:-120}
 
@@ -44,7 +44,7 @@ pan_cflags() {
 # cycles under weak fairness)
 pan_runflags() {
 	case $1 in
-	full) echo "-m6000000" ;;
+	full) echo "-m20000000" ;;
 	bitstate) echo "-w30 -m6000000" ;;
 	liveness) echo "-l -f -m6000000" ;;
 	esac

@@ -3,13 +3,15 @@
 #
 #   workloads/torture.sh --kernel NAME --vcpus N --duration S --out DIR
 #                        [--onoff MS] [--args "rcutorture params"] [boot.sh options]
+#   workloads/torture.sh --summarize --kernel NAME --vcpus N --duration S --out DIR
+#                        (summarise DIR of an earlier run again; boots nothing)
 #
 # Prints one summary line and writes it to DIR/summary.txt:
 #   kernel=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<boot failure> gp_versions=.. stalls=..
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernel= vcpus=2 duration=60 out= onoff=0 args= boot_opts=()
+kernel= vcpus=2 duration=60 out= onoff=0 args= boot_opts=() summarize=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -18,6 +20,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--onoff) onoff=$2; shift ;;
 	--args) args=$2; shift ;;
+	--summarize) summarize=1 ;;
 	*) boot_opts+=("$1") ;;
 	esac
 	shift
@@ -27,17 +30,24 @@ case "$duration$onoff" in *[!0-9]*) die "--duration and --onoff take whole numbe
 [ "$duration" -gt 0 ] || die "--duration must be > 0"
 
 mkdir -p "$out"
-{
-	echo "TORTURE_DURATION=$duration"
-	echo "TORTURE_ONOFF_INTERVAL=$onoff"
-	echo "TORTURE_ARGS='$args'"
-	cat "$RB_TOP/workloads/guest/jobs/torture.sh"
-} >"$out/job.sh"
+if [ $summarize = 0 ]; then
+	{
+		echo "TORTURE_DURATION=$duration"
+		echo "TORTURE_ONOFF_INTERVAL=$onoff"
+		echo "TORTURE_ARGS='$args'"
+		cat "$RB_TOP/workloads/guest/jobs/torture.sh"
+	} >"$out/job.sh"
+fi
 # rcutorture prints a stats block every 15 s, so the hang timer stays short.
 status=ok
-"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --job "$out/job.sh" \
-	--out "$out" --timeout $((duration + 240)) --hang-timeout 90 "${boot_opts[@]}" ||
-	status=$(cat "$out/status" 2>/dev/null || echo "boot-error: see above")
+if [ $summarize = 1 ]; then
+	status=$(cat "$out/status" 2>/dev/null) || die "$out: no status of an earlier run"
+	onoff=$(sed -n 's/^TORTURE_ONOFF_INTERVAL=//p' "$out/job.sh" 2>/dev/null || echo "$onoff")
+else
+	"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --job "$out/job.sh" \
+		--out "$out" --timeout $((duration + 240)) --hang-timeout 90 "${boot_opts[@]}" ||
+		status=$(cat "$out/status" 2>/dev/null || echo "boot-error: see above")
+fi
 
 res=$out/results
 verdict=$(cat "$res/verdict.txt" 2>/dev/null || true)
@@ -52,7 +62,7 @@ gp_versions=$(grep -oi 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | 
 stalls=$(grep -o 'preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
 	tail -1 | grep -o '[0-9]*$' || true)
 # The seed implementations count every grace period in debugfs; Tree does not.
-gp_completed=$(cat "$res"/*_stats.txt 2>/dev/null | sed -n 's/^gp_completed //p' | head -1)
+gp_completed=$(cat "$res"/*_stats.txt 2>/dev/null | sed -n 's/^gp_completed //p' | head -1 || true)
 # rcutorture's "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
 hotplug=$(grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$res/torture.log" 2>/dev/null |
 	tail -1 | cut -d' ' -f2 || true)

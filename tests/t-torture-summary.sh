@@ -1,0 +1,45 @@
+#!/bin/bash
+# torture.sh's summary of a finished run (--summarize, no guest): the
+# fields come from rcutorture's last stats line, the end-of-test verdict
+# and, where the kernel has them (the seed kernels), debugfs stats; a run
+# without debugfs stats (Tree) still gets a summary, a missing run is a
+# clear error.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+# fake_run DIR VERDICT: a finished 60 s run as boot.sh and the guest job leave it.
+fake_run() {
+	mkdir -p "$1/results"
+	echo ok >"$1/status"
+	echo "TORTURE_ONOFF_INTERVAL=3000" >"$1/job.sh"
+	cat >"$1/results/torture.log" <<'LOG'
+rcu-torture: rtc: 0 ver: 100 tfle: 0 rta: 101 onoff: 2/2:3/3 5,9:7,8 1:2 (HZ=1000) barrier: 40/40:0 read-exits: 4 preempt_stalls: 0 nocb-toggles: 0:0
+rcu-torture: rtc: 0 ver: 240 tfle: 0 rta: 241 onoff: 4/5:6/6 5,9:7,8 1:2 (HZ=1000) barrier: 88/89:0 read-exits: 8 preempt_stalls: 0 nocb-toggles: 0:0
+LOG
+	echo "rcu-torture:--- End of test: $2: nreaders=1 preempt_stalls=0" >"$1/results/verdict.txt"
+}
+
+summarize() {
+	"$RB_TOP/workloads/torture.sh" --summarize --kernel "$1" --vcpus 4 --duration 60 --out "$2"
+}
+
+fake_run "$tmp/tree" SUCCESS
+line=$(summarize tree "$tmp/tree") || fail "a successful run without debugfs stats: exit $?"
+for want in result=SUCCESS gp_versions=240 versions_per_s=4.0 gp_completed=na hotplug=4/5:6/6 \
+	barrier=88/89:0 stalls=0 onoff=3000; do
+	case " $line " in *" $want "*) ;; *) fail "tree summary lacks $want: $line" ;; esac
+done
+[ "$(cat "$tmp/tree/summary.txt")" = "$line" ] || fail "summary.txt differs from the printed line"
+
+fake_run "$tmp/preempt" FAILURE
+printf 'gp_stages 2\ngp_completed 1234\n' >"$tmp/preempt/results/rcupreempt_stats.txt"
+if summarize preempt "$tmp/preempt" >/dev/null; then fail "a FAILURE run exited 0"; fi
+line=$(cat "$tmp/preempt/summary.txt")
+for want in result=FAILURE gp_completed=1234 gp_per_s=20.6; do
+	case " $line " in *" $want "*) ;; *) fail "preempt summary lacks $want: $line" ;; esac
+done
+
+expect_fail "no earlier run" summarize tree "$tmp/none"
+echo "ok: summaries of a Tree run (no debugfs stats), a FAILURE run with stats, and a missing run"
