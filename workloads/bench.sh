@@ -247,6 +247,14 @@ done
 
 echo "bench: sweep done in $(fmt_s $(($(date +%s) - sweep_start))): $sweep"
 rc=0
+# The native liburcu anchor (real-hardware barrier costs), once per sweep:
+# a resumed sweep that has its rows does not run it again.
+if [ $analysis = 1 ] && ! awk -F, '$6 == "urcu" { found = 1; exit } END { exit !found }' \
+	"$sweep/csv/results.csv" 2>/dev/null; then
+	echo "bench: native liburcu anchor on the host ($(nproc) CPUs)"
+	"$RB_TOP/workloads/urcu/run.sh" "$sweep" --repeats "$repeats" ||
+		{ note "bench: workloads/urcu/run.sh failed: no native anchor rows"; rc=1; }
+fi
 results finish --dir "$sweep" || rc=$?
 if [ $analysis = 0 ]; then
 	:
