@@ -103,7 +103,13 @@ build_kernel() {
 	start=$(date +%s)
 	note "building kernel $name ($key) in $obj"
 	rm -f "$obj/.rb-key"
-	configure_kernel "$SRC" "$obj" "$name"
+	# Configure in a scratch O= dir and keep $obj/.config (and its time
+	# stamp) when the result is the same, so a rebuild after a patch
+	# change starts from an untouched configuration.
+	rm -rf "$obj.cfg" && configure_kernel "$SRC" "$obj.cfg" "$name"
+	mkdir -p "$obj"
+	cmp -s "$obj.cfg/.config" "$obj/.config" || cp "$obj.cfg/.config" "$obj/.config"
+	rm -rf "$obj.cfg"
 	if ! make -C "$SRC" O="$obj" -j"$JOBS" bzImage modules >"$obj/build.log" 2>&1; then
 		grep -E 'error|Error' "$obj/build.log" | head -20 >&2
 		die "build of kernel $name failed; full log: $obj/build.log"
