@@ -66,7 +66,10 @@ prepare_source() {
 		}
 	done
 	mkdir -p "$SRC"
-	rsync -a --checksum --delete "$stage/" "$SRC/"
+	# No -t: a file whose content is unchanged keeps its old time stamp,
+	# else every source would look newer than its object and each kernel
+	# would rebuild from scratch after any patch change.
+	rsync -rlp --checksum --delete "$stage/" "$SRC/"
 	rm -rf "$stage"
 	echo "$key" >"$RB_CACHE/src/.series-key"
 	note "source tree ready (series $key)"
