@@ -57,18 +57,20 @@ case "$verdict" in
 *) result=none ;;
 esac
 [ "$status" = ok ] || result="${result}(${status%%:*})"
+# last_stat NAME VALUE: VALUE (an extended regex) after "NAME: " (or "=")
+# in the last line of torture.log that has it; empty when none.
+last_stat() {
+	grep -oiE "$1[=:] *$2" "$res/torture.log" 2>/dev/null | tail -1 | sed -E 's/^[^=:]*[=:] *//' || true
+}
 # "ver:" in rcutorture's stats is the number of updates, each after a GP.
-gp_versions=$(grep -oi 'ver: [0-9]*' "$res/torture.log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
-stalls=$(grep -o 'preempt_stalls[=:] *[0-9]*' "$res/torture.log" 2>/dev/null |
-	tail -1 | grep -o '[0-9]*$' || true)
+gp_versions=$(last_stat ver '[0-9]+')
+stalls=$(last_stat preempt_stalls '[0-9]+')
 # The seed implementations count every grace period in debugfs; Tree does not.
 gp_completed=$(cat "$res"/*_stats.txt 2>/dev/null | sed -n 's/^gp_completed //p' | head -1 || true)
-# rcutorture's "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
-hotplug=$(grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$res/torture.log" 2>/dev/null |
-	tail -1 | cut -d' ' -f2 || true)
+# "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
+hotplug=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+')
 # "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
-barrier=$(grep -o 'barrier: [0-9]*/[0-9]*:[0-9]*' "$res/torture.log" 2>/dev/null |
-	tail -1 | cut -d' ' -f2 || true)
+barrier=$(last_stat barrier '[0-9]+/[0-9]+:[0-9]+')
 per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
 echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
