@@ -8,6 +8,7 @@ line per problem and exits 1 if there is any; used by tests/t-bench-*.
 import argparse
 import csv
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -15,21 +16,27 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
 from suiteconf import conf_get  # noqa: E402
 
-# test -> {metric: unit}, from the results CSV contract (analysis/SCHEMA.md).
-VOCABULARY = {
-    "read": {"ns_per_pair": "ns", "baseline_ns": "ns"},
-    "read_mb": {"ns_per_pair": "ns", "baseline_ns": "ns"},
-    "callrcu": {"queued_per_s": "1/s", "invoked_per_s": "1/s",
-                "peak_outstanding": "count", "barrier_ns": "ns"},
-    "gp": {"latency_ns": "ns", "min_ns": "ns", "median_ns": "ns", "p90_ns": "ns",
-           "p99_ns": "ns", "max_ns": "ns"},
-    "gp_stages": {"idle_ns": "ns", "waitack_ns": "ns", "waitzero_ns": "ns", "waitmb_ns": "ns",
-                  "gp_completed": "count", "flips": "count", "gp_per_s": "1/s"},
-    "refscale": {"ns_per_pair": "ns"},
-    "rcuscale": {"gp_latency_ns": "ns"},
-}
-SOURCE = {"read": "rcubench", "read_mb": "rcubench", "callrcu": "rcubench", "gp": "rcubench",
-          "gp_stages": "debugfs", "refscale": "refscale", "rcuscale": "rcuscale"}
+SCHEMA_MD = Path(__file__).resolve().parent.parent / "analysis" / "SCHEMA.md"
+METRIC = re.compile(r"`(\w+)` \(([^)]+)\)")
+
+
+def read_vocabulary(path: Path) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """test -> {metric: unit} and test -> source, from SCHEMA.md's vocabulary
+    table (the one place the contract is written)."""
+    text = path.read_text()
+    table = text[text.index("| test | source |"):].split("\n\n", 1)[0].splitlines()[2:]
+    units: dict[str, dict[str, str]] = {}
+    source: dict[str, str] = {}
+    for line in table:
+        test, src, _params, metrics = [c.strip() for c in line.strip("|").split(" | ")][:4]
+        units[test] = dict(METRIC.findall(metrics))
+        source[test] = src
+        if not units[test]:
+            raise SystemExit(f"{path}: vocabulary row '{test}' lists no `metric` (unit)")
+    return units, source
+
+
+VOCABULARY, SOURCE = read_vocabulary(SCHEMA_MD)
 
 
 def params_of(row: dict[str, str]) -> dict[str, str]:
