@@ -46,3 +46,12 @@ kernel_built() {
 skip_unless_built() {
 	kernel_built "$1" || { echo "kernel $1 not built"; exit 77; }
 }
+
+# stat_of FILE NAME: the value of NAME in a "name value" statistics file
+# (rcupreempt_stats); fails the test if it is missing.
+stat_of() {
+	local v
+	v=$(awk -v n="$2" '$1 == n { print $2 }' "$1")
+	[ -n "$v" ] || fail "statistic $2 missing from $1"
+	echo "$v"
+}

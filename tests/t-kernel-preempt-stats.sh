@@ -11,14 +11,6 @@ test_tmp
 kernel=preempt
 skip_unless_built "$kernel"
 
-# stat FILE NAME: the value of NAME in a "name value" statistics file.
-stat() {
-	local v
-	v=$(awk -v n="$2" '$1 == n { print $2 }' "$1")
-	[ -n "$v" ] || fail "statistic $2 missing from $1"
-	echo "$v"
-}
-
 for stages in 2 4; do
 	out=$tmp/gp$stages
 	"$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration 20 \
@@ -28,18 +20,18 @@ for stages in 2 4; do
 		fail "gp_stages=$stages: banner does not say GP_STAGES=$stages"
 	st=$out/results/rcupreempt_stats.txt
 	[ -s "$st" ] || fail "gp_stages=$stages: no rcupreempt_stats from the guest"
-	[ "$(stat "$st" gp_stages)" = "$stages" ] || fail "gp_stages=$stages: stats say $(stat "$st" gp_stages)"
-	gps=$(stat "$st" gp_completed)
+	[ "$(stat_of "$st" gp_stages)" = "$stages" ] || fail "gp_stages=$stages: stats say $(stat_of "$st" gp_stages)"
+	gps=$(stat_of "$st" gp_completed)
 	[ "$gps" -gt 0 ] || fail "gp_stages=$stages: gp_completed is 0"
-	[ "$(stat "$st" stages_completed)" -ge $((gps * stages)) ] ||
+	[ "$(stat_of "$st" stages_completed)" -ge $((gps * stages)) ] ||
 		fail "gp_stages=$stages: fewer stages than gp_completed * gp_stages"
 	for s in idle waitack waitzero waitmb; do
-		[ "$(stat "$st" "${s}_ns")" -gt 0 ] || fail "gp_stages=$stages: no time in $s"
-		[ "$(stat "$st" "${s}_entries")" -gt 0 ] || fail "gp_stages=$stages: $s never entered"
+		[ "$(stat_of "$st" "${s}_ns")" -gt 0 ] || fail "gp_stages=$stages: no time in $s"
+		[ "$(stat_of "$st" "${s}_entries")" -gt 0 ] || fail "gp_stages=$stages: $s never entered"
 	done
-	queued=$(stat "$st" callbacks_queued)
-	invoked=$(stat "$st" callbacks_invoked)
+	queued=$(stat_of "$st" callbacks_queued)
+	invoked=$(stat_of "$st" callbacks_invoked)
 	[ "$invoked" -gt 0 ] && [ "$invoked" -le "$queued" ] ||
 		fail "gp_stages=$stages: callbacks invoked $invoked, queued $queued"
-	echo "ok: gp_stages=$stages: gp_completed $gps, waitzero $(stat "$st" waitzero_ns) ns, callbacks $invoked/$queued"
+	echo "ok: gp_stages=$stages: gp_completed $gps, waitzero $(stat_of "$st" waitzero_ns) ns, callbacks $invoked/$queued"
 done

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The preempt kernel survives rcutorture at 2 vCPUs with CPU hotplug and
 # the preemption torture (an RT spinner per CPU): rcutorture ends with
-# SUCCESS, reports zero preemption stalls, and CPUs really went on and off.
+# SUCCESS, reports zero preemption stalls, and CPUs really went on and off;
+# the priority booster (rcupreempt.boost_delay_ms) is what keeps the
+# preempted readers moving, so it must have boosted some of them.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -25,4 +27,8 @@ offlines=$(echo "$onoff" | sed 's/onoff: \([0-9]*\)\/.*/\1/')
 [ "${offlines:-0}" -gt 0 ] || fail "no CPU went offline during the run ($onoff)"
 grep -q 'Preemptible RCU implementation' "$out/results/dmesg.txt" 2>/dev/null ||
 	grep -q 'Preemptible RCU implementation' "$out/console.log" || fail "not the preempt kernel"
-echo "ok: $(cat "$out/summary.txt"); $onoff"
+st=$out/results/rcupreempt_stats.txt
+[ -s "$st" ] || fail "no rcupreempt_stats from the guest"
+boosts=$(stat_of "$st" boosts)
+[ "$boosts" -gt 0 ] || fail "the booster never boosted a preempted reader"
+echo "ok: $(cat "$out/summary.txt"); $onoff; boosts $boosts"
