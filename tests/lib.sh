@@ -20,11 +20,16 @@ expect_fail() {
 	echo "ok: $desc -> $(echo "$err" | grep -m1 '^rcu-bench: error: ')"
 }
 
-# test_tmp: set $tmp to a scratch directory removed when the test exits.
+# test_tmp [KERNEL]: set $tmp to a scratch directory removed when the test
+# exits; with KERNEL, also set $kernel and skip the test unless it is built.
 # (Call it directly, not in $(...): the trap belongs to this shell.)
 test_tmp() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	if [ $# -gt 0 ]; then
+		kernel=$1
+		skip_unless_built "$kernel"
+	fi
 }
 
 # build_testmod KERNEL DIR [MODULE]: build tests/modules/MODULE (default

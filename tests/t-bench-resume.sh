@@ -6,10 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp
-
-kernel=tree
-skip_unless_built "$kernel"
+test_tmp tree
 sweep=$tmp/sweep
 csv=$sweep/csv/results.csv
 export BENCH_RUNS=1 BENCH_TARGET_MS=5 BENCH_GP_SAMPLES=10

@@ -5,10 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp
-
-kernel=tree
-skip_unless_built "$kernel"
+test_tmp tree
 sweep=$tmp/sweep
 BENCH_RUNS=3 BENCH_TARGET_MS=5 BENCH_CALLRCU_MS=200 BENCH_GP_SAMPLES=20 \
 	"$RB_TOP/workloads/bench.sh" --kernels $kernel --vcpus "1 2" --out "$sweep" \
