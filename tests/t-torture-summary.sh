@@ -2,7 +2,7 @@
 # torture.sh's summary of a finished run (--summarize, no guest): the
 # fields come from rcutorture's last stats line, the end-of-test verdict
 # and, where the kernel has them (the seed kernels), debugfs stats; a run
-# without debugfs stats (Tree) still gets a summary, a missing run is a
+# without debugfs stats (Tree) counts GPs from rcutorture's total-gps, a missing run is a
 # clear error.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -19,15 +19,22 @@ rcu-torture: rtc: 0 ver: 100 tfle: 0 rta: 101 onoff: 2/2:3/3 5,9:7,8 1:2 (HZ=100
 rcu-torture: rtc: 0 ver: 240 tfle: 0 rta: 241 onoff: 4/5:6/6 5,9:7,8 1:2 (HZ=1000) barrier: 88/89:0 read-exits: 8 preempt_stalls: 0 nocb-toggles: 0:0
 LOG
 	echo "rcu-torture:--- End of test: $2: nreaders=1 preempt_stalls=0" >"$1/results/verdict.txt"
+	# What the seed kernels print here (they do not export Tree's gp_seq).
+	echo "rcu:  End-test grace-period state: g0 f0x0 total-gps=0" >"$1/results/dmesg.txt"
 }
 
 summarize() {
 	"$RB_TOP/workloads/torture.sh" --summarize --kernel "$1" --vcpus 4 --duration 60 --out "$2"
 }
 
+fake_run "$tmp/old" SUCCESS
+line=$(summarize tree "$tmp/old") || fail "a successful run without any GP count: exit $?"
+case " $line " in *" gp_completed=na gp_per_s=na "*) ;; *) fail "no GP count is not na: $line" ;; esac
+
 fake_run "$tmp/tree" SUCCESS
+echo "rcu:  End-test grace-period state: g1035297 f0x2 total-gps=2580" >"$tmp/tree/results/dmesg.txt"
 line=$(summarize tree "$tmp/tree") || fail "a successful run without debugfs stats: exit $?"
-for want in result=SUCCESS gp_versions=240 versions_per_s=4.0 gp_completed=na hotplug=4/5:6/6 \
+for want in result=SUCCESS gp_versions=240 versions_per_s=4.0 gp_completed=2580 gp_per_s=43.0 hotplug=4/5:6/6 \
 	barrier=88/89:0 stalls=0 onoff=3000; do
 	case " $line " in *" $want "*) ;; *) fail "tree summary lacks $want: $line" ;; esac
 done

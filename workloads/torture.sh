@@ -65,8 +65,13 @@ last_stat() {
 # "ver:" in rcutorture's stats is the number of updates, each after a GP.
 gp_versions=$(last_stat ver '[0-9]+')
 stalls=$(last_stat preempt_stalls '[0-9]+')
-# The seed implementations count every grace period in debugfs; Tree does not.
+# The seed implementations count every grace period in debugfs; for Tree,
+# rcutorture's cleanup prints "End-test grace-period state: ... total-gps=N"
+# (it reads Tree's gp_seq, which the seed implementations do not export).
 gp_completed=$(cat "$res"/*_stats.txt 2>/dev/null | sed -n 's/^gp_completed //p' | head -1 || true)
+if [ -z "$gp_completed" ]; then
+	gp_completed=$(grep -o 'total-gps=[1-9][0-9]*' "$res/dmesg.txt" 2>/dev/null | tail -1 | cut -d= -f2 || true)
+fi
 # "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
 hotplug=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+')
 # "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
