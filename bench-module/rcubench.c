@@ -8,9 +8,13 @@
  *   read_mb  the same section with smp_mb() after lock and before unlock:
  *            the per-section barriers that preemptible RCU amortises over
  *            the grace period instead
- *   callrcu  call_rcu() throughput from writers= kthreads, peak backlog and
- *            the rcu_barrier() drain time (rcuscale style)
- *   gp       synchronize_rcu() latency samples, idle or against readers
+ *   callrcu_cost      CPU time per call_rcu() of writers= kthreads posting
+ *                     calls= preallocated rcu_heads each
+ *   callrcu_capacity  callbacks invoked per second when writers= kthreads
+ *                     post with at most max_backlog= callbacks outstanding;
+ *                     the backlog left at the end and its rcu_barrier() drain
+ *   gp       synchronize_rcu() latency samples in ns and ticks, each started
+ *            at a random phase within a tick, idle or against readers
  *
  * Module init runs the test to completion, so when insmod returns the CSV
  * lines "test,params,metric,value,unit,source" are readable at
@@ -44,7 +48,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 
 static char *test = "read";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu, gp");
+MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp");
 
 static int readers = 1;
 module_param(readers, int, 0444);
@@ -82,15 +86,19 @@ MODULE_PARM_DESC(target_ms, "read/read_mb: minimum length of an auto-sized timed
 
 static int writers = 1;
 module_param(writers, int, 0444);
-MODULE_PARM_DESC(writers, "callrcu: posting kthreads (1..online CPUs)");
+MODULE_PARM_DESC(writers, "callrcu_*: posting kthreads, one per CPU (1..online CPUs)");
 
 static int duration_ms = 1000;
 module_param(duration_ms, int, 0444);
-MODULE_PARM_DESC(duration_ms, "callrcu: posting time in milliseconds");
+MODULE_PARM_DESC(duration_ms, "callrcu_capacity: posting time in milliseconds");
 
-static int max_outstanding = 1000000;
-module_param(max_outstanding, int, 0444);
-MODULE_PARM_DESC(max_outstanding, "callrcu: backlog at which writers wait for grace periods");
+static int max_backlog = 10000;
+module_param(max_backlog, int, 0444);
+MODULE_PARM_DESC(max_backlog, "callrcu_capacity: callbacks outstanding at which writers wait");
+
+static int calls = 100000;
+module_param(calls, int, 0444);
+MODULE_PARM_DESC(calls, "callrcu_cost: call_rcu() calls per writer");
 
 static int samples = 100;
 module_param(samples, int, 0444);
@@ -463,108 +471,286 @@ out:
 	return ret;
 }
 
-/* ---- callrcu ---------------------------------------------------------- */
+/* ---- callrcu_cost ---------------------------------------------------- */
 
-static atomic_long_t rb_cb_queued;
-static atomic_long_t rb_cb_invoked;
-static atomic_long_t rb_cb_outstanding;
+/*
+ * CPU time of call_rcu() alone: each writer posts calls= preallocated
+ * rcu_heads (no allocator) in batches timed with interrupts off, so that no
+ * callback invocation or tick lands inside a timed batch; between batches
+ * interrupts are on and the grace-period machinery runs.  The callback
+ * bumps a per-CPU counter: nothing in the loop touches shared cache lines
+ * that the measurement would then include.
+ */
+#define RB_COST_BATCH 256
+
+static DEFINE_PER_CPU(unsigned long, rb_cost_invoked);
+static atomic_t rb_writers_starting;
 static atomic_t rb_writers_left;
 static DECLARE_COMPLETION(rb_writers_done);
-static u64 rb_writers_deadline;
 
 struct rb_writer {
 	struct task_struct *task;
-	long peak;		/* highest backlog this writer saw */
+	struct rcu_head *heads;		/* callrcu_cost: calls preallocated heads */
+	u64 busy_ns;			/* callrcu_cost: time inside call_rcu() */
+	struct rb_cap_head *pool;	/* callrcu_capacity: the writer's backlog */
+	int pool_size;
+	unsigned long queued;		/* written by the writer only */
+	atomic_long_t invoked;		/* by the callbacks, on the writer's CPU */
 };
 
-static void rb_cb_fn(struct rcu_head *rh)
+static void rb_cost_cb(struct rcu_head *rh)
 {
-	kfree(rh);
-	atomic_long_dec(&rb_cb_outstanding);
-	atomic_long_inc(&rb_cb_invoked);
+	this_cpu_inc(rb_cost_invoked);
 }
 
-static int rb_writer_fn(void *arg)
+/* All writers start their loops together, so that their runs overlap. */
+static void rb_writers_start_together(void)
 {
-	struct rb_writer *w = arg;
-	struct rcu_head *rh;
-	long backlog;
+	atomic_dec(&rb_writers_starting);
+	while (atomic_read(&rb_writers_starting))
+		cpu_relax();
+}
 
-	while (ktime_get_mono_fast_ns() < rb_writers_deadline) {
-		rh = NULL;
-		if (atomic_long_read(&rb_cb_outstanding) < max_outstanding)
-			rh = kmalloc(sizeof(*rh), GFP_KERNEL);
-		if (!rh) {
-			/* Backlog full (or no memory): let grace periods catch up. */
-			schedule_timeout_uninterruptible(1);
-			continue;
-		}
-		backlog = atomic_long_inc_return(&rb_cb_outstanding);
-		w->peak = max(w->peak, backlog);
-		atomic_long_inc(&rb_cb_queued);
-		call_rcu(rh, rb_cb_fn);
-		cond_resched();
-	}
+static void rb_writer_finished(void)
+{
 	if (atomic_dec_and_test(&rb_writers_left))
 		complete(&rb_writers_done);
 	rb_park_until_stopped();
+}
+
+static int rb_cost_writer_fn(void *arg)
+{
+	struct rb_writer *w = arg;
+	unsigned long flags;
+	u64 t0;
+	int i, j, n;
+
+	rb_writers_start_together();
+	for (i = 0; i < calls; i += n) {
+		n = min(calls - i, RB_COST_BATCH);
+		local_irq_save(flags);
+		t0 = ktime_get_mono_fast_ns();
+		for (j = i; j < i + n; j++)
+			call_rcu(&w->heads[j], rb_cost_cb);
+		w->busy_ns += ktime_get_mono_fast_ns() - t0;
+		local_irq_restore(flags);
+		cond_resched();
+	}
+	rb_writer_finished();
 	return 0;
 }
 
-static int rb_test_callrcu(void)
+/*
+ * Start writers= kthreads running fn, one per CPU.  On an error the
+ * writers already started still run to their end.
+ */
+static int rb_start_writers(struct rb_writer *w, int (*fn)(void *))
 {
-	struct task_struct **tasks;
-	struct rb_writer *w;
-	long queued, invoked, peak = 0;
-	u64 start, stop, drained;
-	char params[96];
-	int i, ret = 0;
+	int i;
 
-	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
-	tasks = kcalloc(writers, sizeof(*tasks), GFP_KERNEL);
-	if (!w || !tasks) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	atomic_set(&rb_writers_starting, writers);
 	atomic_set(&rb_writers_left, writers);
-	start = ktime_get_mono_fast_ns();
-	rb_writers_deadline = start + (u64)duration_ms * NSEC_PER_MSEC;
+	reinit_completion(&rb_writers_done);
 	for (i = 0; i < writers; i++) {
-		w[i].task = rb_start_kthread(rb_writer_fn, &w[i], rb_nth_cpu(i), "writer");
-		tasks[i] = w[i].task;
+		w[i].task = rb_start_kthread(fn, &w[i], rb_nth_cpu(i), "writer");
 		if (IS_ERR(w[i].task)) {
-			ret = PTR_ERR(w[i].task);
-			/* The deadline passes; the started writers finish on their own. */
+			/* Let the started writers past the start line and out. */
+			atomic_sub(writers - i, &rb_writers_starting);
 			atomic_sub(writers - i, &rb_writers_left);
-			break;
+			return PTR_ERR(w[i].task);
 		}
 	}
-	if (i)
+	return 0;
+}
+
+/* Wait until the started writers have finished, then stop them. */
+static void rb_stop_writers(struct rb_writer *w)
+{
+	int i;
+
+	if (!IS_ERR_OR_NULL(w[0].task))
 		wait_for_completion(&rb_writers_done);
-	stop = ktime_get_mono_fast_ns();
-	queued = atomic_long_read(&rb_cb_queued);
-	invoked = atomic_long_read(&rb_cb_invoked);
+	for (i = 0; i < writers && !IS_ERR_OR_NULL(w[i].task); i++)
+		kthread_stop(w[i].task);
+}
+
+static int rb_test_callrcu_cost(void)
+{
+	unsigned long invoked = 0;
+	u64 busy_ns = 0;
+	char params[96];
+	struct rb_writer *w;
+	int i, cpu, ret = 0;
+
+	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < writers; i++) {
+		w[i].heads = kvcalloc(calls, sizeof(*w[i].heads), GFP_KERNEL);
+		if (!w[i].heads) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu(rb_cost_invoked, cpu) = 0;
+	ret = rb_start_writers(w, rb_cost_writer_fn);
+	rb_stop_writers(w);
+	/* The heads are freed below: every callback must have run. */
 	rcu_barrier();
-	drained = ktime_get_mono_fast_ns();
-	rb_stop_kthreads(tasks, writers);
 	if (ret)
 		goto out;
+	for_each_possible_cpu(cpu)
+		invoked += per_cpu(rb_cost_invoked, cpu);
+	if (invoked != (unsigned long)calls * writers) {
+		pr_err("callrcu_cost: %lu callbacks invoked, %lu posted\n",
+		       invoked, (unsigned long)calls * writers);
+		ret = -EIO;
+		goto out;
+	}
 	for (i = 0; i < writers; i++)
-		peak = max(peak, w[i].peak);
-	if (atomic_long_read(&rb_cb_invoked) != atomic_long_read(&rb_cb_queued))
-		pr_err("rcu_barrier() returned with %ld callbacks not invoked\n",
-		       atomic_long_read(&rb_cb_queued) - atomic_long_read(&rb_cb_invoked));
-	snprintf(params, sizeof(params), "writers=%d;duration_ms=%d", writers, duration_ms);
-	rb_add_row(params, "queued_per_s", "1/s",
-		   div64_u64((u64)queued * NSEC_PER_SEC, stop - start), false);
-	rb_add_row(params, "invoked_per_s", "1/s",
-		   div64_u64((u64)invoked * NSEC_PER_SEC, stop - start), false);
-	rb_add_row(params, "peak_outstanding", "count", peak, false);
-	rb_add_row(params, "barrier_ns", "ns", drained - stop, false);
-	pr_info("callrcu %s: queued %ld invoked %ld peak %ld barrier %llu ns\n",
-		params, queued, invoked, peak, drained - stop);
+		busy_ns += w[i].busy_ns;
+	snprintf(params, sizeof(params), "writers=%d;calls=%d", writers, calls);
+	rb_add_row(params, "ns_per_call", "ns",
+		   div64_u64(busy_ns * 1000, (u64)calls * writers), true);
+	pr_info("callrcu_cost %s: %llu ns in call_rcu() in all\n", params, busy_ns);
 out:
-	kfree(tasks);
+	for (i = 0; i < writers; i++)
+		kvfree(w[i].heads);
+	kfree(w);
+	return ret;
+}
+
+/* ---- callrcu_capacity ------------------------------------------------ */
+
+/*
+ * Callbacks invoked per second when writers post as fast as a bounded
+ * backlog lets them: each writer owns max_backlog / writers preallocated
+ * heads and reuses a head only after its callback has run, waiting a tick
+ * when the next one is still queued.  At the end of the window the
+ * backlog left is reported, and the time rcu_barrier() takes to drain it.
+ */
+struct rb_cap_head {
+	struct rcu_head rh;
+	struct rb_writer *w;
+	bool queued;
+};
+
+static u64 rb_cap_deadline;
+
+static void rb_cap_cb(struct rcu_head *rh)
+{
+	struct rb_cap_head *h = container_of(rh, struct rb_cap_head, rh);
+
+	atomic_long_inc(&h->w->invoked);
+	/* Pairs with the acquire in rb_cap_writer_fn(): the head is free. */
+	smp_store_release(&h->queued, false);
+}
+
+static int rb_cap_writer_fn(void *arg)
+{
+	struct rb_writer *w = arg;
+	struct rb_cap_head *h;
+
+	rb_writers_start_together();
+	while (ktime_get_mono_fast_ns() < rb_cap_deadline) {
+		h = &w->pool[w->queued % w->pool_size];
+		/* Pairs with the release in rb_cap_cb(). */
+		if (smp_load_acquire(&h->queued)) {
+			/* Backlog full: let grace periods catch up. */
+			schedule_timeout_uninterruptible(1);
+			continue;
+		}
+		h->queued = true;
+		WRITE_ONCE(w->queued, w->queued + 1);
+		call_rcu(&h->rh, rb_cap_cb);
+		cond_resched();
+	}
+	rb_writer_finished();
+	return 0;
+}
+
+struct rb_cap_count {
+	long queued, invoked;
+};
+
+static struct rb_cap_count rb_cap_sum(struct rb_writer *w)
+{
+	struct rb_cap_count c = { 0, 0 };
+	int i;
+
+	for (i = 0; i < writers; i++) {
+		c.queued += READ_ONCE(w[i].queued);
+		c.invoked += atomic_long_read(&w[i].invoked);
+	}
+	return c;
+}
+
+/*
+ * The insmod thread watches the window from outside the writers' loops:
+ * the peak backlog (sampled every tick) and the counts at its end.
+ */
+static struct rb_cap_count rb_cap_watch(struct rb_writer *w, long *peak)
+{
+	struct rb_cap_count c;
+
+	for (;;) {
+		c = rb_cap_sum(w);
+		*peak = max(*peak, c.queued - c.invoked);
+		if (ktime_get_mono_fast_ns() >= rb_cap_deadline)
+			return c;
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+static int rb_test_callrcu_capacity(void)
+{
+	struct rb_cap_count end;
+	struct rb_writer *w;
+	u64 start, stop, drain_start, drained;
+	long peak = 0;
+	char params[96];
+	int i, j, ret = 0;
+
+	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < writers; i++) {
+		w[i].pool_size = max(max_backlog / writers, 1);
+		w[i].pool = kvcalloc(w[i].pool_size, sizeof(*w[i].pool), GFP_KERNEL);
+		if (!w[i].pool) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (j = 0; j < w[i].pool_size; j++)
+			w[i].pool[j].w = &w[i];
+	}
+	start = ktime_get_mono_fast_ns();
+	rb_cap_deadline = start + (u64)duration_ms * NSEC_PER_MSEC;
+	ret = rb_start_writers(w, rb_cap_writer_fn);
+	end = rb_cap_watch(w, &peak);
+	stop = ktime_get_mono_fast_ns();
+	rb_stop_writers(w);
+	drain_start = ktime_get_mono_fast_ns();
+	rcu_barrier();
+	drained = ktime_get_mono_fast_ns();
+	if (ret)
+		goto out;
+	snprintf(params, sizeof(params), "writers=%d;duration_ms=%d;max_backlog=%d",
+		 writers, duration_ms, max_backlog);
+	rb_add_row(params, "invoked_per_s", "1/s",
+		   div64_u64((u64)end.invoked * NSEC_PER_SEC, stop - start), false);
+	rb_add_row(params, "queued_per_s", "1/s",
+		   div64_u64((u64)end.queued * NSEC_PER_SEC, stop - start), false);
+	rb_add_row(params, "backlog_end", "count", end.queued - end.invoked, false);
+	rb_add_row(params, "drain_ns", "ns", drained - drain_start, false);
+	rb_add_row(params, "peak_outstanding", "count", peak, false);
+	pr_info("callrcu_capacity %s: queued %ld invoked %ld in window, backlog %ld, drain %llu ns\n",
+		params, end.queued, end.invoked, end.queued - end.invoked,
+		drained - drain_start);
+out:
+	for (i = 0; i < writers; i++)
+		kvfree(w[i].pool);
 	kfree(w);
 	return ret;
 }
@@ -591,6 +777,21 @@ static int rb_gp_load_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Grace periods advance from the scheduler tick, so a latency depends on
+ * where in a tick synchronize_rcu() starts: start each sample at a random
+ * phase, a random delay after a jiffy edge, so that the samples average
+ * over the phase instead of sharing one.
+ */
+static void rb_gp_random_phase(void)
+{
+	unsigned long j = jiffies;
+
+	while (READ_ONCE(jiffies) == j)
+		cpu_relax();
+	udelay(get_random_u32_below(USEC_PER_SEC / HZ));
+}
+
 static int rb_gp_sampler_fn(void *arg)
 {
 	u64 t0;
@@ -598,6 +799,7 @@ static int rb_gp_sampler_fn(void *arg)
 
 	synchronize_rcu(); /* Warm-up: not a sample. */
 	for (i = 0; i < samples; i++) {
+		rb_gp_random_phase();
 		t0 = ktime_get_mono_fast_ns();
 		synchronize_rcu();
 		rb_gp_lat[i] = ktime_get_mono_fast_ns() - t0;
@@ -605,6 +807,12 @@ static int rb_gp_sampler_fn(void *arg)
 	complete(&rb_gp_done);
 	rb_park_until_stopped();
 	return 0;
+}
+
+/* ns as thousandths of a scheduler tick (1 tick = NSEC_PER_SEC / HZ ns). */
+static s64 rb_ns_to_milliticks(s64 ns)
+{
+	return div64_s64(ns * HZ, NSEC_PER_MSEC);
 }
 
 static void rb_gp_report(void)
@@ -618,11 +826,13 @@ static void rb_gp_report(void)
 	int i;
 
 	for (i = 0; i < samples; i++) {
-		snprintf(params, sizeof(params), "load=%s;samples=%d;sample=%d",
-			 load, samples, i);
+		snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d;sample=%d",
+			 load, samples, HZ, i);
 		rb_add_row(params, "latency_ns", "ns", rb_gp_lat[i], false);
+		rb_add_row(params, "latency_ticks", "ticks",
+			   rb_ns_to_milliticks(rb_gp_lat[i]), true);
 	}
-	snprintf(params, sizeof(params), "load=%s;samples=%d", load, samples);
+	snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d", load, samples, HZ);
 	for (i = 0; i < ARRAY_SIZE(summary); i++) {
 		if (summary[i].pct == 50)
 			v = rb_median(rb_gp_lat, samples);
@@ -630,6 +840,8 @@ static void rb_gp_report(void)
 			v = rb_percentile(rb_gp_lat, samples, summary[i].pct);
 		rb_add_row(params, summary[i].metric, "ns", v, false);
 	}
+	rb_add_row(params, "median_ticks", "ticks",
+		   rb_ns_to_milliticks(rb_median(rb_gp_lat, samples)), true);
 	pr_info("gp %s: median %lld ns, max %lld ns\n", params,
 		rb_median(rb_gp_lat, samples), rb_gp_lat[samples - 1]);
 }
@@ -693,7 +905,8 @@ static int rb_check_params(void)
 		{ "target_ms", &target_ms, 1, 10000 },
 		{ "writers", &writers, 1, ncpus },
 		{ "duration_ms", &duration_ms, 1, 600000 },
-		{ "max_outstanding", &max_outstanding, 1, INT_MAX },
+		{ "max_backlog", &max_backlog, writers, 10000000 },
+		{ "calls", &calls, 1, 10000000 },
 		{ "samples", &samples, 1, 100000 },
 		{ "hold_us", &hold_us, 0, 1000 },
 	};
@@ -724,11 +937,14 @@ static int rb_run_test(void)
 	for (i = 0; i < ARRAY_SIZE(rb_read_ops); i++)
 		if (!strcmp(test, rb_read_ops[i].name))
 			return rb_test_read(&rb_read_ops[i]);
-	if (!strcmp(test, "callrcu"))
-		return rb_test_callrcu();
+	if (!strcmp(test, "callrcu_cost"))
+		return rb_test_callrcu_cost();
+	if (!strcmp(test, "callrcu_capacity"))
+		return rb_test_callrcu_capacity();
 	if (!strcmp(test, "gp"))
 		return rb_test_gp();
-	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu or gp\n", test);
+	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity or gp\n",
+	       test);
 	return -EINVAL;
 }
 
@@ -739,7 +955,7 @@ static int __init rb_init(void)
 	ret = rb_check_params();
 	if (ret)
 		return ret;
-	rb_maxrows = samples + 16;
+	rb_maxrows = 2 * samples + 16;
 	rb_rows = kvcalloc(rb_maxrows, sizeof(*rb_rows), GFP_KERNEL);
 	if (!rb_rows)
 		return -ENOMEM;

@@ -9,11 +9,13 @@
 #   perf-<test>.txt  perf stat (software events, system-wide) of each test
 #   stats-<when>.txt the preemptible RCU debugfs stats around the gp test
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
-: "${BENCH_TESTS:=read read_mb callrcu gp refscale rcuscale}"
+: "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale}"
 : "${BENCH_NESTS:=1 2}"
 : "${BENCH_RUNS:=5}"
 : "${BENCH_TARGET_MS:=20}"
 : "${BENCH_CALLRCU_MS:=500}"
+: "${BENCH_CALLRCU_CALLS:=100000}"
+: "${BENCH_MAX_BACKLOG:=10000}"
 : "${BENCH_GP_SAMPLES:=50}"
 : "${BENCH_WAIT_S:=120}"
 
@@ -100,8 +102,13 @@ test_read_mb() {
 	done
 }
 
-test_callrcu() {
-	rcubench test=callrcu writers="$NCPUS" duration_ms="$BENCH_CALLRCU_MS"
+test_callrcu_cost() {
+	rcubench test=callrcu_cost writers="$NCPUS" calls="$BENCH_CALLRCU_CALLS"
+}
+
+test_callrcu_capacity() {
+	rcubench test=callrcu_capacity writers="$NCPUS" duration_ms="$BENCH_CALLRCU_MS" \
+		max_backlog="$BENCH_MAX_BACKLOG"
 }
 
 # stats_snapshot FILE: every "name value" line of the RCU debugfs stats.
