@@ -25,11 +25,13 @@ options:
   --modules DIR      take *.ko from DIR (searched recursively) instead
   --file PATH        also put PATH into the guest as /extra/<basename> (repeatable)
   --allow REGEX      console lines matching REGEX are not health failures
+  --pin              pin vCPU n's QEMU thread to host CPU n mod (host CPUs);
+                     DIR/pinned says 1 when every vCPU thread was pinned, else 0
   --quiet            do not copy the console to the terminal
 USAGE
 }
 
-kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0
+kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0 pin=0
 files=()
 timeout_s=$(conf_get BOOT_TIMEOUT)
 hang_s=$(conf_get HANG_TIMEOUT)
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
 	--allow) allow=$2; shift ;;
 	--file) files+=("$2"); shift ;;
 	--quiet) quiet=1 ;;
+	--pin) pin=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -69,7 +72,7 @@ moddir=${moddir:-$obj}
 [ -r "$bzimage" ] || die "kernel $kernel is not built ($bzimage): run 'make kernels'"
 
 mkdir -p "$out"
-rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt"
+rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt" "$out/pinned"
 mkdir -p "$out/results"
 
 # Per-boot initramfs: shared base + this kernel's modules + the job.
@@ -100,7 +103,8 @@ esac
 echo "$accel" >"$out/accel"
 note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
 
-qemu-system-x86_64 "${accel_args[@]}" -smp "$vcpus" -m "$mem" \
+# debug-threads=on names the vCPU threads "CPU n/TCG", for --pin.
+qemu-system-x86_64 "${accel_args[@]}" -smp "$vcpus" -m "$mem" -name "rcu-bench-$kernel,debug-threads=on" \
 	-nographic -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/channel.txt" \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio" \
@@ -110,11 +114,39 @@ qemu_pid=$!
 trap 'kill $qemu_pid 2>/dev/null || true; rm -rf "$extra"' EXIT
 [ $quiet -eq 1 ] || { tail -n +1 -F "$out/console.log" 2>/dev/null & tail_pid=$!; }
 
+# pin_vcpus PID N: pin the N vCPU threads of QEMU PID (named "CPU n/TCG" or
+# "CPU n/KVM") to host CPU n mod (host CPUs), so that the scheduler does not
+# move them between CPUs during a timed run.  QEMU creates them at machine
+# init: wait up to 5 s for all N.  Prints 1 when all were pinned, else 0.
+pin_vcpus() {
+	local pid=$1 n=$2 cpus tries=50 task comm pinned=0
+	cpus=$(nproc)
+	while [ $tries -gt 0 ] && kill -0 "$pid" 2>/dev/null; do
+		[ "$(cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -c '^CPU [0-9]*/')" -lt "$n" ] || break
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	for task in /proc/"$pid"/task/*; do
+		comm=$(cat "$task/comm" 2>/dev/null) || continue
+		case "$comm" in
+		CPU\ [0-9]*/*)
+			comm=${comm#CPU }
+			taskset -p -c $((${comm%%/*} % cpus)) "${task##*/}" >/dev/null 2>&1 && pinned=$((pinned + 1))
+			;;
+		esac
+	done
+	[ $pinned -eq "$n" ] && echo 1 || echo 0
+}
+if [ $pin -eq 1 ]; then
+	pin_vcpus $qemu_pid "$vcpus" >"$out/pinned"
+	[ "$(cat "$out/pinned")" = 1 ] || note "boot: could not pin the $vcpus vCPU threads of QEMU"
+fi
+
 # Watch the guest: a hard budget, and a hang timer reset by console output.
 start=$(date +%s)
 last_size=-1 last_change=$start verdict=
 while kill -0 $qemu_pid 2>/dev/null; do
-	sleep 1
+	sleep 0.2 # Short: a bench boot lasts seconds, and each one waits for this.
 	now=$(date +%s)
 	size=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
 	if [ "$size" != "$last_size" ]; then
