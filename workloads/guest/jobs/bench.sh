@@ -6,7 +6,8 @@
 #   bench.csv        rows "test,params,metric,value,unit,source" of the
 #                    tests that succeeded (never a partial test)
 #   cells.txt        one line per test: "<test> ok" or "<test> failed:<why>"
-#   perf-<test>.txt  perf stat (software events, system-wide) of each test
+#   perf-<test>.txt  perf stat (software events, system-wide) of each test,
+#                    when BENCH_PERF=1 (it costs about 0.7 s per test)
 #   stats-<when>.txt the preemptible RCU debugfs stats around the gp test
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
 : "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale}"
@@ -18,6 +19,7 @@
 : "${BENCH_MAX_BACKLOG:=10000}"
 : "${BENCH_GP_SAMPLES:=50}"
 : "${BENCH_WAIT_S:=120}"
+: "${BENCH_PERF:=1}"
 
 MOD=/modules
 NCPUS=$(nproc)
@@ -46,7 +48,9 @@ rcubench() {
 # A system-wide perf stat runs in the background around each test.
 perf_pid=
 HAVE_PERF=0
-if perf stat -e task-clock -o /dev/null true >/dev/null 2>&1; then
+if [ "$BENCH_PERF" != 1 ]; then
+	:
+elif perf stat -e task-clock -o /dev/null true >/dev/null 2>&1; then
 	HAVE_PERF=1
 else
 	say "perf stat does not work here: no perf-*.txt"
