@@ -36,7 +36,8 @@ torture:
 	@workloads/torture-all.sh
 
 # make bench [FULL=1] [KERNELS="tree preempt"] [VCPUS="1 2"] [REPEATS=N]
-#            [BENCH_TESTS="read gp"] [RESUME=reports/<stamp>|last]
+#            [BENCH_TESTS="read gp"] [SEED=N] [OUT=dir] [RESUME=reports/<stamp>|last]
+# Builds what is missing (kernels, rcubench.ko, initramfs, plugin) first.
 # Only variables given on the command line (or in the environment) are
 # passed on: the defaults live in suite.conf and workloads/bench.sh.
 bench_given = $(filter command line environment,$(origin $(1)))
@@ -45,7 +46,8 @@ bench:
 	@workloads/bench.sh $(if $(RESUME),--resume "$(RESUME)") $(if $(filter-out 0,$(FULL)),--full) \
 		$(if $(call bench_given,KERNELS),--kernels "$(KERNELS)") \
 		$(if $(call bench_given,VCPUS),--vcpus "$(VCPUS)") \
-		$(if $(REPEATS),--repeats "$(REPEATS)") $(if $(BENCH_TESTS),--tests "$(BENCH_TESTS)")
+		$(if $(REPEATS),--repeats "$(REPEATS)") $(if $(BENCH_TESTS),--tests "$(BENCH_TESTS)") \
+		$(if $(call bench_given,SEED),--seed "$(SEED)") $(if $(OUT),--out "$(OUT)")
 
 # make verify [VERIFY="config..."]: SPIN checks of the preemptible RCU
 # grace-period machine (verify/rcupreempt.pml), with a results table.

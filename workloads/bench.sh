@@ -6,30 +6,38 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 usage: workloads/bench.sh [--full] [--kernels "K..."] [--vcpus "N..."] [--repeats N]
-                          [--tests "T..."] [--out DIR] [--no-analysis]
+                          [--tests "T..."] [--seed N] [--out DIR] [--no-analysis]
        workloads/bench.sh --resume DIR|last [--no-analysis]
 
-Boots every (kernel, vCPUs, repeat) of the sweep once and runs the guest job
-workloads/guest/jobs/bench.sh in it; results go to reports/<timestamp>/
-(or --out DIR): metadata.json, csv/results.csv, csv/agreement.csv,
-perf/<kernel>-<vcpus>-r<repeat>/, raw/ (consoles), then the analysis.
+First builds what is missing or out of date: the kernels
+(workloads/build-kernels.sh), rcubench.ko for each, the guest initramfs and
+the TCG counting plugin (when workloads/tcg-plugin/ exists).  Then boots
+every (kernel, vCPUs, repeat) of the sweep once, in an order shuffled by the
+seed (--seed N replays an order; default: a random seed, recorded in
+metadata.json), with the guest's vCPU threads pinned to host CPUs, and runs
+the guest job workloads/guest/jobs/bench.sh in it.  Results go to
+reports/<timestamp>/ (or --out DIR): metadata.json, csv/results.csv,
+csv/boots.csv (one row per boot: order, pinning, host load, overcommitted),
+csv/agreement.csv, perf/<kernel>-<vcpus>-r<repeat>/, raw/ (consoles), then
+the analysis.
 
-Default: quick profile, all kernels, VCPUS_QUICK, 1 repeat.  --full: VCPUS_FULL,
-longer runs, 3 repeats.  Tests: $ALL_TESTS.
+Profiles (suite.conf BENCH_QUICK, BENCH_FULL: boots per cell and guest
+settings): quick by default, with VCPUS_QUICK; --full with VCPUS_FULL.
+--repeats N overrides the profile's boots per cell.  Tests: $ALL_TESTS.
 --no-analysis skips analysis/report.py at the end.
---resume continues an interrupted sweep with its own parameters ("last": the
-newest unfinished one); finished cells are not redone, failed ones are.
-BENCH_RUNS, BENCH_TARGET_MS, BENCH_CALLRCU_MS, BENCH_GP_SAMPLES in the
-environment override the profile's guest settings.
-Exits non-zero when any cell failed, listing them.
+--resume continues an interrupted sweep with its own parameters, seed and
+order ("last": the newest unfinished one); finished cells are not redone,
+failed ones are.  BENCH_* settings of the profiles in the environment
+override them.  Exits non-zero when any cell failed, listing them.
 USAGE
 }
 
-ALL_TESTS="read read_mb callrcu gp refscale rcuscale"
+ALL_TESTS="read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale"
 RESULTS_PY=$RB_TOP/workloads/bench_results.py
+BOOTS_PY=$RB_TOP/workloads/bench_boots.py
 PY=/usr/bin/python3
 
-analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume=''
+analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume='' seed=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
@@ -38,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--repeats) repeats=$2; shift ;;
 	--tests) tests=$2; shift ;;
 	--out) out=$2; shift ;;
+	--seed) seed=$2; shift ;;
 	--resume) resume=$2; shift ;;
 	--no-analysis) analysis=0 ;;
 	-h | --help) usage; exit 0 ;;
@@ -50,6 +59,10 @@ results() {
 	"$PY" "$RESULTS_PY" "$@"
 }
 
+boots() {
+	"$PY" "$BOOTS_PY" "$@"
+}
+
 # The newest sweep under reports/ whose metadata says it is not complete.
 newest_unfinished() {
 	local d
@@ -60,18 +73,20 @@ newest_unfinished() {
 	die "no unfinished sweep under reports/ to resume"
 }
 
-# Guest settings of a profile, as K=V lines; the environment overrides.
+# Guest settings of a profile (suite.conf BENCH_QUICK, BENCH_FULL), as
+# K=V lines; a BENCH_* variable in the environment overrides its value.
 profile_settings() {
-	local runs target callrcu samples
-	if [ "$1" = full ]; then
-		runs=11 target=50 callrcu=2000 samples=200
-	else
-		runs=5 target=20 callrcu=500 samples=50
-	fi
-	echo "BENCH_RUNS=${BENCH_RUNS:-$runs}"
-	echo "BENCH_TARGET_MS=${BENCH_TARGET_MS:-$target}"
-	echo "BENCH_CALLRCU_MS=${BENCH_CALLRCU_MS:-$callrcu}"
-	echo "BENCH_GP_SAMPLES=${BENCH_GP_SAMPLES:-$samples}"
+	local kv name
+	for kv in $(conf_get "BENCH_${1^^}"); do
+		name=${kv%%=*}
+		[ "$name" != REPEATS ] || continue
+		echo "$name=${!name:-${kv#*=}}"
+	done
+}
+
+# Boots per (kernel, vCPUs) cell of a profile.
+profile_repeats() {
+	conf_get "BENCH_${1^^}" | tr ' ' '\n' | sed -n 's/^REPEATS=//p'
 }
 
 check_positive() {
@@ -97,13 +112,25 @@ fmt_s() {
 	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
 }
 
+# check_resumable DIR: die unless DIR holds a sweep of this suite's schema.
+check_resumable() {
+	local found want
+	[ -f "$1/metadata.json" ] || die "no sweep to resume at $1 (no metadata.json)"
+	want=$(conf_get CSV_SCHEMA_VERSION)
+	found=$(results get --dir "$1" schema_version 2>/dev/null) ||
+		die "cannot read $1/metadata.json: not a sweep this suite can resume"
+	[ "$found" = "$want" ] && [ -n "$(results get --dir "$1" seed)" ] ||
+		die "sweep $1 is from schema v$found, this suite writes v$want: start a new sweep"
+}
+
 # ---- the sweep's parameters: new, or those of the sweep being resumed ----
 if [ -n "$resume" ]; then
-	[ -z "$kernels$vcpus$repeats$tests$out" ] && [ $full = 0 ] ||
+	[ -z "$kernels$vcpus$repeats$tests$out$seed" ] && [ $full = 0 ] ||
 		die "--resume takes the sweep's own parameters: give no others"
 	[ "$resume" != last ] || resume=$(newest_unfinished)
-	[ -f "$resume/metadata.json" ] || die "no sweep to resume at $resume (no metadata.json)"
+	check_resumable "$resume"
 	sweep=$(cd "$resume" && pwd)
+	seed=$(results get --dir "$sweep" seed)
 	kernels=$(results get --dir "$sweep" kernels)
 	vcpus=$(results get --dir "$sweep" vcpus)
 	repeats=$(results get --dir "$sweep" repeats)
@@ -116,9 +143,10 @@ else
 	if [ -z "$vcpus" ]; then
 		if [ $full = 1 ]; then vcpus=$(conf_get VCPUS_FULL); else vcpus=$(conf_get VCPUS_QUICK); fi
 	fi
-	repeats=${repeats:-$([ $full = 1 ] && echo 3 || echo 1)}
+	repeats=${repeats:-$(profile_repeats $profile)}
 	tests=${tests:-$ALL_TESTS}
 	settings=$(profile_settings $profile)
+	seed=$(boots seed --seed "$seed") || exit 1
 fi
 [ -n "$kernels" ] || die "no kernels given"
 for k in $kernels; do check_kernel "$k"; done
@@ -127,6 +155,38 @@ for v in $vcpus; do check_vcpus "$v"; done
 check_positive REPEATS "$repeats"
 check_tests "$tests"
 need_tool qemu-system-x86_64 make git
+
+# ---- build what is missing (a fresh machine: make deps && make bench) ----
+# Each kernel through workloads/build-kernels.sh, which skips a kernel whose
+# build is up to date; a kernel that fails to build fails its cells only.
+build_kernels() {
+	local k
+	for k in $kernels; do
+		"$RB_TOP/workloads/build-kernels.sh" "$k" ||
+			note "bench: kernel $k failed to build: its cells fail"
+	done
+}
+
+build_initramfs() {
+	note "bench: guest initramfs"
+	mkdir -p "$RB_CACHE/initramfs"
+	"$RB_TOP/workloads/mkinitramfs.sh" "$RB_CACHE/initramfs/base.cpio"
+}
+
+# HOOK (H14a): the TCG counting plugin, built by its own make target once
+# workloads/tcg-plugin/ exists; the count_* tests need it.
+build_plugin() {
+	[ -f "$RB_TOP/workloads/tcg-plugin/Makefile" ] || return 0
+	note "bench: TCG counting plugin"
+	mkdir -p "$RB_CACHE/bench"
+	make -s -C "$RB_TOP/workloads/tcg-plugin" >"$RB_CACHE/bench/plugin.log" 2>&1 ||
+		note "bench: the TCG plugin does not build: see $RB_CACHE/bench/plugin.log"
+}
+
+note "bench: building what is missing (kernels, rcubench.ko, initramfs, plugin)"
+build_kernels
+build_initramfs
+build_plugin
 
 commit=$(commit_id)
 accel=$("$RB_TOP/workloads/accel.sh")
@@ -143,10 +203,11 @@ if [ -z "$resume" ]; then
 		--kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats" --tests "$tests" \
 		--profile "$profile" --schema-version "$schema" --columns "$(conf_get CSV_COLUMNS)" \
 		"${set_args[@]}"
-	note "bench: new sweep $sweep"
+	boots annotate --dir "$sweep" --seed "$seed" --host-cpus "$(nproc)" --columns "$(conf_get BOOTS_COLUMNS)"
+	note "bench: new sweep $sweep (seed $seed)"
 else
 	results resumed --dir "$sweep" --commit "$commit"
-	note "bench: resuming $sweep"
+	note "bench: resuming $sweep (seed $seed, its boots in the same order)"
 fi
 mkdir -p "$sweep/perf" "$sweep/raw"
 exec 9>"$sweep/.lock"
@@ -159,30 +220,32 @@ for k in $kernels; do
 	if [ ! -f "$(kernel_bzimage "$k")" ]; then
 		unusable[$k]="kernel-not-built: run make kernels KERNELS=$k"
 		note "bench: kernel $k is not built: its cells fail"
-	elif ! make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_path "$k")")" \
+	elif note "bench: rcubench.ko for $k" && ! make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_path "$k")")" \
 		>"$sweep/raw/module-$k.log" 2>&1; then
 		unusable[$k]="module-build-failed (raw/module-$k.log)"
 		note "bench: rcubench.ko does not build against $k: see $sweep/raw/module-$k.log"
 	fi
 done
 
-# ---- the boots ----
-boots=()
-for r in $(seq 1 "$repeats"); do
-	for k in $kernels; do
-		for v in $vcpus; do
-			pending=$(results pending --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$tests")
-			[ -z "$pending" ] || boots+=("$k $v $r $pending")
-		done
-	done
-done
-total=${#boots[@]}
+# ---- the boots, in the seeded order (a resumed sweep: the same order) ----
+host_cpus=$(nproc)
+load_flag=$(conf_get LOAD_FLAG)
+boot_list=()
+while read -r pos k v r; do
+	pending=$(results pending --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$tests")
+	[ -z "$pending" ] || boot_list+=("$pos $k $v $r $pending")
+done < <(boots order --seed "$seed" --kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats")
+total=${#boot_list[@]}
 ntests_total=0
-for b in "${boots[@]}"; do
+for b in "${boot_list[@]}"; do
 	set -- $b
-	ntests_total=$((ntests_total + $# - 3))
+	ntests_total=$((ntests_total + $# - 4))
 done
-note "bench: $total boots, $ntests_total cells to run"
+note "bench: $total boots, $ntests_total cells to run (seed $seed)"
+for v in $vcpus; do
+	[ "$v" -lt "$host_cpus" ] ||
+		note "bench: $v vCPUs on $host_cpus host CPUs: those cells are overcommitted (run, marked in boots.csv)"
+done
 
 boot_pid=
 trap '[ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null; exit 130' INT TERM
@@ -193,17 +256,61 @@ progress() {
 	local elapsed=$(($(date +%s) - sweep_start)) remaining='?'
 	[ $ntests_done -eq 0 ] || remaining="~$(fmt_s $((elapsed * (ntests_total - ntests_done) / ntests_done)))"
 	echo "bench [$((ntests_done + 1))/$ntests_total] kernel=$1 vcpus=$2 repeat=$3 test=$4" \
-		"elapsed $(fmt_s "$elapsed") remaining $remaining"
+		"elapsed $(fmt_s "$elapsed") remaining $remaining$([ "$2" -lt "$host_cpus" ] || echo " (overcommitted)")"
 }
 
-# run_boot K V R TESTS...: boot once for the pending tests, merge the results.
+# ---- host load around each boot ----
+# Busy seconds of all host CPUs so far (/proc/stat: user nice system irq
+# softirq steal), and CPU seconds of this script and its reaped children
+# (boot.sh, QEMU): their difference over a boot is the other load.
+host_busy_s() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+}
+
+own_cpu_s() {
+	times | awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+		END { printf "%.2f\n", s }'
+}
+
+load1() {
+	cut -d' ' -f1 /proc/loadavg
+}
+
+# other_cpus_idle S: host CPUs busy over S seconds while no guest runs.
+other_cpus_idle() {
+	local b0 b1
+	b0=$(host_busy_s)
+	sleep "$1"
+	b1=$(host_busy_s)
+	awk -v a="$b0" -v b="$b1" -v s="$1" 'BEGIN { printf "%.2f\n", (b - a) / s }'
+}
+
+# record_boot POS K V R STATUS START_S DURATION_S PINNED LOAD1_BEFORE
+#             OTHER_BEFORE OTHER_DURING: one row of csv/boots.csv.
+record_boot() {
+	local flagged over
+	flagged=$(awk -v a="${10}" -v b="${11:-0}" -v f="$load_flag" 'BEGIN { print (a > f || b > f) ? 1 : 0 }')
+	over=$(($3 >= host_cpus ? 1 : 0))
+	[ "$flagged" = 0 ] ||
+		note "bench: $2/$3/r$4 ran beside other load (${10} CPUs busy before, ${11:-?} during): flagged"
+	boots record --dir "$sweep" schema_version="$schema" commit="$commit" accel="$accel" kernel="$2" \
+		vcpus="$3" repeat="$4" order="$1" seed="$seed" host_cpus="$host_cpus" overcommitted="$over" \
+		pinned="$8" load1_before="$9" load1_after="$(load1)" other_cpus_before="${10}" \
+		other_cpus_during="${11}" flagged="$flagged" started_utc="$(date -u -d "@$6" +%Y-%m-%dT%H:%M:%SZ)" \
+		duration_s="$7" status="$(echo "$5" | tr ',\n' '; ' | cut -c1-160)"
+}
+
+# run_boot POS K V R TESTS...: boot once for the pending tests, merge the
+# results, record the boot.
 run_boot() {
-	local k=$1 v=$2 r=$3 cell=$sweep/raw/$1-$2-r$3 seen=0 started t
-	shift 3
+	local pos=$1 k=$2 v=$3 r=$4 cell=$sweep/raw/$2-$3-r$4 seen=0 started t
+	local load_before other_before busy0 own0 start_s duration other_during
+	shift 4
 	if [ -n "${unusable[$k]:-}" ]; then
 		progress "$k" "$v" "$r" "$*"
 		results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
 			--commit "$commit" --accel "$accel" --schema-version "$schema" --reason "${unusable[$k]}" >/dev/null
+		record_boot "$pos" "$k" "$v" "$r" "not-booted: ${unusable[$k]}" "$(date +%s)" 0 0 "$(load1)" 0 0
 		ntests_done=$((ntests_done + $#))
 		return 0
 	fi
@@ -213,8 +320,11 @@ run_boot() {
 		echo "$settings"
 		cat "$RB_TOP/workloads/guest/jobs/bench.sh"
 	} >"$cell/job.sh"
+	load_before=$(load1)
+	other_before=$(other_cpus_idle 0.3)
+	busy0=$(host_busy_s) own0=$(own_cpu_s) start_s=$(date +%s.%N)
 	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$cell/job.sh" --out "$cell" \
-		--quiet 2>"$cell/boot.log" &
+		--pin --quiet 2>"$cell/boot.log" &
 	boot_pid=$!
 	# Progress from the job's "start <test>" console lines.
 	while kill -0 "$boot_pid" 2>/dev/null; do
@@ -225,10 +335,15 @@ run_boot() {
 			progress "$k" "$v" "$r" "${t##* }"
 			seen=$((seen + 1))
 		done
-		sleep 1
+		sleep 0.2
 	done
 	wait "$boot_pid" || true
 	boot_pid=
+	duration=$(awk -v a="$start_s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }')
+	other_during=$(awk -v b0="$busy0" -v b1="$(host_busy_s)" -v o0="$own0" -v o1="$(own_cpu_s)" -v d="$duration" \
+		'BEGIN { x = ((b1 - b0) - (o1 - o0)) / d; printf "%.2f\n", x < 0 ? 0 : x }')
+	record_boot "$pos" "$k" "$v" "$r" "$(cat "$cell/status" 2>/dev/null || echo no-status)" "${start_s%.*}" \
+		"$duration" "$(cat "$cell/pinned" 2>/dev/null || echo 0)" "$load_before" "$other_before" "$other_during"
 	[ $seen -gt 0 ] || progress "$k" "$v" "$r" "(boot failed)"
 	ntests_done=$((ntests_done + $# - (seen > 0 ? seen - 1 : 0)))
 	results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
@@ -240,8 +355,8 @@ run_boot() {
 	fi
 }
 
-for b in "${boots[@]}"; do
-	# shellcheck disable=SC2086 # "kernel vcpus repeat tests..." split on purpose
+for b in "${boot_list[@]}"; do
+	# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
 	run_boot $b
 done
 
