@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Check a bench sweep's csv/results.csv: well formed, in the contract's
 vocabulary, and sane (no negative times, GP latency > 0, ordered
-percentiles, invoked <= queued, debugfs counters monotone).  Prints one
+percentiles, latency_ticks = latency_ns in ticks, invoked <= queued, a
+backlog within max_backlog, debugfs counters monotone).  Prints one
 line per problem and exits 1 if there is any; used by tests/t-bench-*.
 """
 
@@ -81,8 +82,8 @@ def check_row(row: dict[str, str], schema: str, problems: list[str]) -> None:
         return
     if value < 0:
         problems.append(f"{where}: negative value {value}")
-    if row["metric"] in ("latency_ns", "min_ns", "gp_latency_ns", "barrier_ns", "baseline_ns") \
-            and value <= 0:
+    if row["metric"] in ("latency_ns", "latency_ticks", "min_ns", "gp_latency_ns", "drain_ns",
+                         "baseline_ns", "ns_per_call") and value <= 0:
         problems.append(f"{where}: {row['metric']} must be > 0, got {value}")
 
 
@@ -109,16 +110,33 @@ def check_gp(values: dict[tuple, float], where: str, problems: list[str]) -> Non
             problems.append(f"{where} gp {p}: {len(lat)} samples, expected {n}")
         elif min(lat) != order[0] or max(lat) != order[-1]:
             problems.append(f"{where} gp {p}: min/max do not match the samples")
+        check_gp_ticks(values, p, where, problems)
+
+
+def check_gp_ticks(values: dict[tuple, float], p: str, where: str, problems: list[str]) -> None:
+    """Each sample's latency_ticks is its latency_ns in ticks of the params' hz
+    (to the 0.001 tick the module prints), and so is median_ticks."""
+    hz = int(params_of({"params": p})["hz"])
+    pairs = [(values[("gp", q, "latency_ns")], values.get(("gp", q, "latency_ticks")))
+             for t, q, m in values if t == "gp" and m == "latency_ns" and q.startswith(p + ";sample=")]
+    pairs.append((values[("gp", p, "median_ns")], values.get(("gp", p, "median_ticks"))))
+    for ns, ticks in pairs:
+        if ticks is None or abs(ns * hz / 1e9 - ticks) > 0.0015:
+            problems.append(f"{where} gp {p}: {ns} ns is not {ticks} ticks at hz={hz}")
+            return
 
 
 def check_callrcu(values: dict[tuple, float], where: str, problems: list[str]) -> None:
     for t, p, m in values:
-        if t == "callrcu" and m == "queued_per_s":
+        if t == "callrcu_capacity" and m == "queued_per_s":
             queued, invoked = values[(t, p, m)], values.get((t, p, "invoked_per_s"), -1)
             if not 0 <= invoked <= queued or queued <= 0:
-                problems.append(f"{where} callrcu {p}: invoked {invoked}/s vs queued {queued}/s")
-            if values.get((t, p, "peak_outstanding"), 0) < 1:
-                problems.append(f"{where} callrcu {p}: peak_outstanding < 1")
+                problems.append(f"{where} {t} {p}: invoked {invoked}/s vs queued {queued}/s")
+            limit = int(params_of({"params": p})["max_backlog"])
+            for metric, low in (("peak_outstanding", 1), ("backlog_end", 0)):
+                v = values.get((t, p, metric), -1)
+                if not low <= v <= limit:
+                    problems.append(f"{where} {t} {p}: {metric} {v} outside {low}..max_backlog")
 
 
 def check_duplicates(rows: list[dict[str, str]], problems: list[str]) -> None:
@@ -148,6 +166,40 @@ def check_stats_monotone(raw: Path, problems: list[str]) -> int:
     return checked
 
 
+def check_boots(sweep: Path, rows: list[dict[str, str]], problems: list[str]) -> int:
+    """csv/boots.csv: BOOTS_COLUMNS, one row per booted (kernel, vcpus, repeat)
+    of results.csv, distinct order positions, overcommitted = vcpus >= host_cpus,
+    flagged per LOAD_FLAG.  Returns the rows checked."""
+    path = sweep / "csv" / "boots.csv"
+    columns = conf_get("BOOTS_COLUMNS").split()
+    if not path.exists():
+        problems.append("no csv/boots.csv")
+        return 0
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        boots = list(reader)
+    if reader.fieldnames != columns:
+        problems.append(f"boots.csv header {reader.fieldnames} is not BOOTS_COLUMNS")
+        return 0
+    flag = float(conf_get("LOAD_FLAG"))
+    keys = Counter((b["kernel"], b["vcpus"], b["repeat"]) for b in boots)
+    for key in {(r["kernel"], r["vcpus"], r["repeat"]) for r in rows if r["kernel"] != "host"}:
+        if keys[key] != 1:
+            problems.append(f"boots.csv has {keys[key]} rows for {key}")
+    if len({b["order"] for b in boots}) != len(boots):
+        problems.append("boots.csv: order positions repeat")
+    for b in boots:
+        where = f"boots.csv {b['kernel']}/{b['vcpus']}/r{b['repeat']}"
+        if b["overcommitted"] != str(int(int(b["vcpus"]) >= int(b["host_cpus"]))):
+            problems.append(f"{where}: overcommitted {b['overcommitted']}")
+        loaded = max(float(b["other_cpus_before"]), float(b["other_cpus_during"] or 0)) > flag
+        if b["flagged"] != str(int(loaded)):
+            problems.append(f"{where}: flagged {b['flagged']} does not follow LOAD_FLAG {flag}")
+        if b["pinned"] not in ("0", "1"):
+            problems.append(f"{where}: pinned {b['pinned']}")
+    return len(boots)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sweep", type=Path, help="reports/<stamp> directory")
@@ -165,13 +217,16 @@ def main() -> int:
         check_gp(values, f"{k}/{v}/r{rep}", problems)
         check_callrcu(values, f"{k}/{v}/r{rep}", problems)
     stats = check_stats_monotone(args.sweep / "raw", problems)
+    nboots = check_boots(args.sweep, rows, problems)
     meta = json.loads((args.sweep / "metadata.json").read_text())
-    for key in ("commit", "accel", "host", "kernel_config_sha256", "parameters", "schema_version"):
+    for key in ("commit", "accel", "host", "kernel_config_sha256", "parameters", "schema_version",
+                "seed", "host_cpus"):
         if key not in meta:
             problems.append(f"metadata.json lacks {key}")
     for p in problems:
         print(f"problem: {p}")
-    print(f"{len(rows)} rows checked, {stats} debugfs snapshots, {len(problems)} problems")
+    print(f"{len(rows)} rows checked, {nboots} boots, {stats} debugfs snapshots, "
+          f"{len(problems)} problems")
     return 1 if problems else 0
 
 
