@@ -267,9 +267,12 @@ host_busy_s() {
 	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
 }
 
+# own_cpu_s: set own_s.  Not in $(...): `times` in a subshell would count
+# the subshell, not this script.
 own_cpu_s() {
-	times | awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
-		END { printf "%.2f\n", s }'
+	times >"$sweep/.times"
+	own_s=$(awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+		END { printf "%.2f\n", s }' "$sweep/.times")
 }
 
 load1() {
@@ -322,7 +325,8 @@ run_boot() {
 	} >"$cell/job.sh"
 	load_before=$(load1)
 	other_before=$(other_cpus_idle 0.3)
-	busy0=$(host_busy_s) own0=$(own_cpu_s) start_s=$(date +%s.%N)
+	own_cpu_s
+	busy0=$(host_busy_s) own0=$own_s start_s=$(date +%s.%N)
 	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$cell/job.sh" --out "$cell" \
 		--pin --quiet 2>"$cell/boot.log" &
 	boot_pid=$!
@@ -340,7 +344,8 @@ run_boot() {
 	wait "$boot_pid" || true
 	boot_pid=
 	duration=$(awk -v a="$start_s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }')
-	other_during=$(awk -v b0="$busy0" -v b1="$(host_busy_s)" -v o0="$own0" -v o1="$(own_cpu_s)" -v d="$duration" \
+	own_cpu_s
+	other_during=$(awk -v b0="$busy0" -v b1="$(host_busy_s)" -v o0="$own0" -v o1="$own_s" -v d="$duration" \
 		'BEGIN { x = ((b1 - b0) - (o1 - o0)) / d; printf "%.2f\n", x < 0 ? 0 : x }')
 	record_boot "$pos" "$k" "$v" "$r" "$(cat "$cell/status" 2>/dev/null || echo no-status)" "${start_s%.*}" \
 		"$duration" "$(cat "$cell/pinned" 2>/dev/null || echo 0)" "$load_before" "$other_before" "$other_during"
