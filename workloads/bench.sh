@@ -300,7 +300,7 @@ record_boot() {
 		vcpus="$3" repeat="$4" order="$1" seed="$seed" host_cpus="$host_cpus" overcommitted="$over" \
 		pinned="$8" load1_before="$9" load1_after="$(load1)" other_cpus_before="${10}" \
 		other_cpus_during="${11}" flagged="$flagged" started_utc="$(date -u -d "@$6" +%Y-%m-%dT%H:%M:%SZ)" \
-		duration_s="$7" status="$(echo "$5" | tr ',\n' '; ' | cut -c1-160)"
+		duration_s="$7" status="$(printf "%s" "$5" | tr ',\n' '; ' | cut -c1-160)"
 }
 
 # run_boot POS K V R TESTS...: boot once for the pending tests, merge the
