@@ -36,5 +36,23 @@ rm -f "$tmp/bin/qemu-system-x86_64"
 PATH=$tmp/bin expect_fail "boot: QEMU missing" workloads/boot.sh --kernel tree --vcpus 2 --job $job --out "$tmp/o" |
 	tee /dev/stderr | grep -q "make deps" || fail "missing tool error does not point to make deps"
 
+# make bench: an invalid seed; --resume of an empty directory and of a
+# sweep from an older schema.  One error line each, nothing deleted.
+for seed in abc -1 1.5 4294967296; do
+	expect_fail "bench: --seed $seed" workloads/bench.sh --out "$tmp/seeded" --seed "$seed"
+	expect_fail "make bench SEED=$seed" make -s bench SEED="$seed" OUT="$tmp/seeded"
+done
+[ ! -e "$tmp/seeded" ] || fail "a bench with an invalid seed wrote $tmp/seeded"
+mkdir -p "$tmp/empty"
+expect_fail "bench: resume of an empty directory" workloads/bench.sh --resume "$tmp/empty"
+[ -d "$tmp/empty" ] && [ -z "$(ls -A "$tmp/empty")" ] || fail "resume of an empty directory changed it"
+mkdir -p "$tmp/old/csv"
+echo '{"schema_version": 1, "complete": false, "parameters": {}}' >"$tmp/old/metadata.json"
+echo "schema_version,commit" >"$tmp/old/csv/results.csv"
+(cd "$tmp/old" && find . -type f -exec sha256sum {} + | sort) >"$tmp/old.sums"
+expect_fail "bench: resume of a schema-1 sweep" workloads/bench.sh --resume "$tmp/old"
+(cd "$tmp/old" && find . -type f -exec sha256sum {} + | sort) | cmp -s - "$tmp/old.sums" ||
+	fail "resume of an older-schema sweep changed its files"
+
 [ "$(stat -c %Y "$bz")" = "$bz_before" ] || fail "bad input touched the built tree kernel"
 echo "all bad inputs refused; builds intact"
