@@ -79,7 +79,7 @@ kernel_key() {
 	{
 		series_key
 		cat "$RB_TOP/configs/base.config" "$RB_TOP/configs/$1.config"
-		sha256sum "$RB_TOP/workloads/build-kernels.sh"
+		sha256sum <"$RB_TOP/workloads/build-kernels.sh"
 	} | sha256sum | cut -c1-16
 }
 
