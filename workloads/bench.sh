@@ -26,7 +26,7 @@ USAGE
 }
 
 ALL_TESTS="read read_mb callrcu gp refscale rcuscale"
-RESULTS_PY=$RB_TOP/workloads/bench_results.py
+RESULTS_PY=$RB_TOP/analysis/results.py
 PY=/usr/bin/python3
 
 analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume=''
