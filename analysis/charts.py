@@ -47,6 +47,7 @@ class Chart:
     kind: str = "errorbars"
     logy: bool = False
     categories: list[str] = field(default_factory=list)
+    overcommitted_from: float | None = None  # x (vCPUs) from which cells are overcommitted
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -83,6 +84,11 @@ def _draw(ax, chart: Chart) -> None:
         else:
             line = ax.errorbar(s.x, s.y, yerr=s.yerr, marker="o", capsize=3, label=s.label)
             _draw_points(ax, s, line.lines[0].get_color())
+    if chart.kind == "errorbars" and chart.overcommitted_from is not None:
+        xs = [x for s in chart.series for x in s.x]
+        if xs and max(xs) >= chart.overcommitted_from:
+            ax.axvspan(chart.overcommitted_from - 0.2, max(xs) + 0.4, color="grey", alpha=0.12,
+                       label="overcommitted (no headline)")
     if chart.kind == "errorbars":
         xs = sorted({x for s in chart.series for x in s.x})
         if all(float(x).is_integer() for x in xs):

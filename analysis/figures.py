@@ -9,7 +9,7 @@ import derive
 from results import Row
 from stats import Estimate
 
-NUDGE = 0.05  # sideways shift of each kernel's per-boot dots, in x units
+NUDGE = 0.08  # sideways shift of each kernel's per-boot dots, in x units
 
 
 def estimate_series(label: str, points: list[tuple[int, Estimate]], nudge: float = 0.0,
@@ -57,17 +57,16 @@ def callrcu_figure(rows: list[Row], kernels: list[str]) -> Figure:
     ) if c.series])
 
 
-def gp_figure(rows: list[Row], kernels: list[str]) -> Figure:
-    """Median GP latency vs vCPUs, one panel per load, in ms and in ticks."""
+def gp_figure(rows: list[Row], kernels: list[str], metric: str) -> Figure:
+    """Median GP latency vs vCPUs (ms or ticks), one panel per load."""
+    unit, scale = ("ms", 1e6) if metric == "latency_ns" else ("ticks", 1.0)
     charts = []
     for load in derive.gp_loads(rows):
-        ms = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld)  # noqa: E731
-        ticks = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, "latency_ticks")  # noqa: E731
-        charts += [Chart(f"synchronize_rcu(), load={load}", "vCPUs", "ms (median, 95% CI)",
-                         per_kernel(ms, rows, "gp", kernels, scale=1e6)),
-                   Chart(f"synchronize_rcu(), load={load}", "vCPUs", "ticks (median, 95% CI)",
-                         per_kernel(ticks, rows, "gp", kernels))]
-    return Figure("gp_latency", [c for c in charts if c.series])
+        fn = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, metric)  # noqa: E731
+        charts.append(Chart(f"synchronize_rcu(), load={load}", "vCPUs",
+                            f"{unit} (median, 95% CI; dots: boots)",
+                            per_kernel(fn, rows, "gp", kernels, scale=scale)))
+    return Figure(f"gp_latency_{unit}", [c for c in charts if c.series])
 
 
 def gp_cdf_figure(rows: list[Row], kernels: list[str], vcpus: int) -> Figure:
@@ -115,10 +114,19 @@ def urcu_figure(rows: list[Row]) -> Figure:
                                         "ns per pair", _nonempty(series), logy=True)])
 
 
-def all_figures(rows: list[Row], kernels: list[str]) -> list[Figure]:
+def mark_overcommitted(figs: list[Figure], host_cpus: int | None) -> None:
+    """Shade the vCPU counts that reach the host's CPUs in the guest charts."""
+    for fig in figs:
+        for chart in fig.charts:
+            if chart.xlabel == "vCPUs":
+                chart.overcommitted_from = host_cpus or 1
+
+
+def all_figures(rows: list[Row], kernels: list[str], host_cpus: int | None) -> list[Figure]:
     figs = [read_figure(rows, kernels, 1), read_figure(rows, kernels, 2),
             barrier_figure(rows, kernels), callrcu_figure(rows, kernels),
-            gp_figure(rows, kernels)]
+            gp_figure(rows, kernels, "latency_ns"), gp_figure(rows, kernels, "latency_ticks")]
+    mark_overcommitted(figs, host_cpus)
     figs += [gp_cdf_figure(rows, kernels, v) for v in derive.vcpus_of(rows, "gp")]
     figs += [gp_stages_figure(rows, k) for k in derive.stage_kernels(rows)]
     figs.append(urcu_figure(rows))

@@ -132,7 +132,7 @@ def main(argv: list[str]) -> int:
         print(f"rcu-bench: error: {err}", file=sys.stderr)
         return 1
     note(f"report: {len(rd.rows)} rows from {rd.path}")
-    figs = figures.all_figures(rd.ok_rows, present_kernels(rd))
+    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus)
     for fig in figs:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")
