@@ -282,10 +282,14 @@ def parse_boot(cells: dict[str, str], want_schema: int) -> Boot:
                 status=cells["status"])
 
 
-def load_boots(resultdir: Path, want_schema: int) -> dict[BootKey, Boot]:
-    """csv/boots.csv (suite.conf BOOTS_COLUMNS), keyed by (kernel, vcpus, repeat)."""
+def load_boots(resultdir: Path, want_schema: int, guests: bool) -> dict[BootKey, Boot]:
+    """csv/boots.csv (suite.conf BOOTS_COLUMNS), keyed by (kernel, vcpus, repeat).
+    Required when there are guest rows; a host-only directory (the native
+    liburcu anchor alone) booted nothing."""
     path = resultdir / BOOTS_CSV
     if not path.is_file():
+        if not guests:
+            return {}
         raise ResultsError(f"{resultdir}: no {BOOTS_CSV} (every schema v{want_schema} sweep "
                            "writes one)")
     try:
@@ -333,7 +337,9 @@ def load_result_dir(resultdir: Path) -> ResultDir:
     rows = load_csv(path, columns, known, want)
     if not rows:
         raise ResultsError(f"{path}: no rows: the sweep measured nothing yet")
-    return ResultDir(path=resultdir, rows=rows, metadata=meta, boots=load_boots(resultdir, want))
+    guests = any(r.accel != "native" for r in rows)
+    return ResultDir(path=resultdir, rows=rows, metadata=meta,
+                     boots=load_boots(resultdir, want, guests))
 
 
 # ---- Writing: the sweep's bookkeeping (workloads/bench.sh) ----
