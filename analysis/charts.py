@@ -144,7 +144,7 @@ def _plot_clause(dat: str, index: int, chart: Chart, s: Series) -> str:
     elif chart.kind == "stacked":
         style = "using 1:2 with boxes"
     elif s.low and s.high:
-        style = "using 1:2:3:4 with @style_err"
+        style = "using @err_using with @style_err"
     else:
         style = "using 1:2 with linespoints"
     return f"{_quote(dat)} index {index} {style} title {_quote(s.label)}"
@@ -176,8 +176,9 @@ def _chart_commands(chart: Chart, dat: str, first_index: int) -> tuple[list[str]
     clauses = [_plot_clause(dat, first_index + i, chart, s) for i, s in enumerate(series)]
     index = first_index + len(series)
     for s in (x for x in series if x.points):
-        clauses.append(f"{_quote(dat)} index {index} using 1:2 with points pt 7 ps 0.4 "
-                       f"title {_quote(s.label + ' per boot')}")
+        clauses.append(f"{_quote(dat)} index {index} using 1:(show_boots ? $2 : 1/0) "
+                       f"with points pt 7 ps 0.4 "
+                       f"title (show_boots ? {_quote(s.label + ' per boot')} : \"\")")
         index += 1
     return cmds + ["plot " + ", \\\n     ".join(clauses)], index
 
@@ -190,8 +191,11 @@ def render_gnuplot(fig_spec: Figure, outdir: Path) -> Path:
     dat = f"{fig_spec.name}.dat"
     blocks, script, index = [], [f"# {fig_spec.name}: run from this directory (data in {dat})",
                                  "set key left top", "set grid",
-                                 "# -e \"style_err='lines'\" drops the error bars (dumb terminal)",
-                                 "if (!exists(\"style_err\")) style_err = \"yerrorlines\""], 0
+                                 "# -e \"style_err='lines'; show_boots=0\" drops the error bars "
+                                 "and the per-boot dots (dumb terminal)",
+                                 "if (!exists(\"style_err\")) style_err = \"yerrorlines\"",
+                                 "if (!exists(\"show_boots\")) show_boots = 1",
+                                 "err_using = (style_err eq \"yerrorlines\") ? \"1:2:3:4\" : \"1:2\""], 0
     if len(fig_spec.charts) > 1:
         script.append(f"set multiplot layout 1,{len(fig_spec.charts)}")
     for chart in fig_spec.charts:

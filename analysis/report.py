@@ -111,7 +111,7 @@ def dumb_plot(gnuplot_dir: Path) -> None:
     if shutil.which("gnuplot") is None:
         note("gnuplot missing ('make deps'): no terminal plot")
         return
-    subprocess.run(["gnuplot", "-e", "set terminal dumb size 100,28; style_err='lines'",
+    subprocess.run(["gnuplot", "-e", "set terminal dumb size 100,28; style_err='lines'; show_boots=0",
                     script.name], cwd=gnuplot_dir, check=False)
 
 
