@@ -4,9 +4,18 @@ plain sentence generated from the data.
 
 Only cells with fewer vCPUs than the host has CPUs feed a ratio; of those,
 the largest vCPU count both kernels measured is the headline (the tables
-below give every cell).  Count-based read-side cost and break-even come from
-analysis/counts.py, latency under readers from analysis/latency.py, when
-those modules are present (call points: optional_lines()).
+below give every cell).
+
+Call points for the modules other issues add (each optional: absent, the
+summary says so; each returns Markdown lines, bullets "- **Title**: ..."):
+  counts.headline(rd, kernel, base)    read-side instruction counts and
+                                       modelled ns of kernel against base
+  counts.break_even(rd, kernel, base)  the count-based amortised-barrier balance
+  counts.report_section(rd, kernels)   its detailed section (report.py)
+  latency.headline(rd, kernel, base)   latency under long readers
+  latency.report_section(rd, kernels)  its detailed section (report.py)
+with rd a results.ResultDir; derive.per_boot, stats.median_ci/ratio_ci and
+units.cell/units.ratio give them the same statistics and formatting.
 """
 
 import importlib
@@ -165,6 +174,10 @@ def caveats(rd: ResultDir) -> list[str]:
              f"vCPUs than the host's {rd.host_cpus or '?'} CPUs count, the largest such vCPU "
              "count is shown.  Wall-clock figures are TCG (emulation) times: compare them as "
              "ratios."]
+    flagged = sum(b.flagged for b in rd.boots.values())
+    if flagged:
+        lines.append(f"{flagged} of {len(rd.boots)} boots ran beside other host load "
+                     "(boots.csv); the tables name them.")
     n = boots_per_cell(rd)
     if 0 < n < MIN_BOOTS_NARROW:
         lines.append(f"Only {n} boots per cell (quick profile): the intervals are wide; a "

@@ -3,11 +3,13 @@ ratios only from cells below the host's CPU count."""
 
 import csv
 import re
+import sys
+import types
 import unittest
 from pathlib import Path
 from typing import Callable
 
-from helpers import copy_fixture, rmtree
+from helpers import GOOD, copy_fixture, rmtree
 import results
 import summary
 
@@ -112,6 +114,28 @@ class Summary(unittest.TestCase):
         line = bullet(summary_text(self.dir), "Amortised barriers, read side (wall clock)")
         self.assertIn("changes the cost by −70.0 ns", line)
         self.assertTrue(re.search(r"95% CI −100 ns to −40.0 ns", line), line)
+
+
+class CallPoints(unittest.TestCase):
+    """analysis/counts.py and analysis/latency.py, when present, fill their lines."""
+
+    def setUp(self) -> None:
+        counts = types.ModuleType("counts")
+        counts.headline = lambda rd, k, b: [f"- **Read side, counted**: {k} vs {b} from counts"]
+        counts.break_even = lambda rd, k, b: [f"- **Amortised barriers, balance**: {k} counted"]
+        latency = types.ModuleType("latency")
+        latency.headline = lambda rd, k, b: [f"- **Latency under readers**: {k} vs {b}"]
+        sys.modules.update(counts=counts, latency=latency)
+
+    def tearDown(self) -> None:
+        del sys.modules["counts"], sys.modules["latency"]
+
+    def test_modules_called(self) -> None:
+        text = "\n".join(summary.summary(results.load_result_dir(GOOD), PAIRS))
+        self.assertIn("- **Read side, counted**: preempt vs classic from counts", text)
+        self.assertIn("- **Amortised barriers, balance**: tree-preempt counted", text)
+        self.assertIn("- **Latency under readers**: preempt vs classic", text)
+        self.assertNotIn("not in this tree", text)
 
 
 if __name__ == "__main__":
