@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from results import Row
-from stats import Estimate, median_ci, paired, ratio_ci
+from stats import Estimate, difference_ci, median_ci, paired, ratio_ci
 
 # The grace-period stages of the flip-counter preemptible RCU, in GP order.
 GP_STAGES = ("idle", "waitack", "waitzero", "waitmb")
@@ -110,6 +110,13 @@ def ratio(fn: CellFn, rows: list[Row], kernel: str, base: str, vcpus: int) -> Es
     """median(kernel) / median(base) of one cell figure, boots of each
     kernel resampled independently."""
     return ratio_ci(fn(rows, kernel, vcpus).values(), fn(rows, base, vcpus).values())
+
+
+def difference(fn: CellFn, rows: list[Row], kernel: str, base: str,
+               vcpus: int) -> Estimate | None:
+    """median(kernel) − median(base) of one cell figure (boots resampled
+    per kernel): used where base's figure is indistinguishable from zero."""
+    return difference_ci(fn(rows, kernel, vcpus).values(), fn(rows, base, vcpus).values())
 
 
 def series(fn: CellFn, rows: list[Row], test: str, kernel: str) -> list[tuple[int, Estimate]]:

@@ -89,3 +89,17 @@ def paired(first: dict[int, float], second: dict[int, float]) -> list[float]:
     """first − second for each boot (key) present in both: differences
     within a boot, never across boots."""
     return [first[k] - second[k] for k in sorted(first) if k in second]
+
+
+def difference_ci(first: Iterable[float], second: Iterable[float],
+                  seed: int = SEED) -> Estimate | None:
+    """median(first) − median(second) of two independent sets of boots (two
+    kernels), each resampled on its own: the comparison when a ratio is
+    undefined (the second median is zero or its interval reaches zero)."""
+    a = np.asarray(list(first), dtype=float)
+    b = np.asarray(list(second), dtype=float)
+    if a.size == 0 or b.size == 0:
+        return None
+    rng = _rng(seed)
+    low, high = _interval(resampled_medians(a, rng) - resampled_medians(b, rng))
+    return Estimate(float(np.median(a) - np.median(b)), low, high, ())

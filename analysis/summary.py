@@ -84,25 +84,42 @@ def usable_vcpus(rd: ResultDir, test: str, kernel: str, base: str) -> list[int]:
                   if not rd.overcommitted(kernel, v) and not rd.overcommitted(base, v))
 
 
-def verdict(r: Estimate, m: Measure, kernel: str) -> str:
-    if not r.excludes(1.0):
-        return "a difference this sweep does not resolve (the interval includes 1×)"
-    return f"{m.more if r.value > 1 else m.less} on {kernel}"
+def verdict(e: Estimate, m: Measure, kernel: str, neutral: float) -> str:
+    """'more expensive on preempt', or unresolved when the interval reaches neutral."""
+    if not e.excludes(neutral):
+        mark = f"{neutral:g}×" if neutral else "0"
+        return f"a difference this sweep does not resolve (the interval includes {mark})"
+    return f"{m.more if e.value > neutral else m.less} on {kernel}"
+
+
+def comparison(m: Measure, r: Estimate | None, d: Estimate | None, b: Estimate,
+               kernel: str, base: str) -> str | None:
+    """'2.29× (95% CI ..., ), verdict' or, when base's figure reaches zero
+    (a ratio would be meaningless), the difference with its interval."""
+    if r is not None and r.bounded and b.low > 0:
+        return (f"{units.sig(r.value)}× (95% CI {units.sig(r.low)}–{units.sig(r.high)}×), "
+                f"{verdict(r, m, kernel, 1.0)}")
+    if d is None:
+        return None
+    return (f"{units.value(d.value, m.unit)} apart (95% CI {units.value(d.low, m.unit)} to "
+            f"{units.value(d.high, m.unit)}; no ratio: {base}'s figure is not distinguishable "
+            f"from zero), {verdict(d, m, kernel, 0.0)}")
 
 
 def sentence(m: Measure, rd: ResultDir, kernel: str, base: str, vcpus: int) -> str | None:
-    """One sentence: both medians, their ratio with its interval, the verdict."""
+    """One sentence: both medians, their ratio (or difference) with its interval,
+    the verdict."""
     rows = rd.ok_rows
     a = derive.cell_estimate(m.fn, rows, kernel, vcpus)
     b = derive.cell_estimate(m.fn, rows, base, vcpus)
-    r = derive.ratio(m.fn, rows, kernel, base, vcpus)
-    if a is None or b is None or r is None:
+    if a is None or b is None:
         return None
-    ci = f"95% CI {units.sig(r.low)}–{units.sig(r.high)}×" if r.bounded else "unbounded CI"
+    text = comparison(m, derive.ratio(m.fn, rows, kernel, base, vcpus),
+                      derive.difference(m.fn, rows, kernel, base, vcpus), b, kernel, base)
     plural = "s" if vcpus > 1 else ""
     return (f"At {vcpus} vCPU{plural}, {m.what} {units.value(a.value, m.unit)} on {kernel} "
-            f"against {units.value(b.value, m.unit)} on {base}: {units.sig(r.value)}× "
-            f"({ci}, {a.n} and {b.n} boots), {verdict(r, m, kernel)}.")
+            f"against {units.value(b.value, m.unit)} on {base} ({a.n} and {b.n} boots): "
+            f"{text}.")
 
 
 def measure_line(m: Measure, rd: ResultDir, kernel: str, base: str) -> str | None:
@@ -113,7 +130,7 @@ def measure_line(m: Measure, rd: ResultDir, kernel: str, base: str) -> str | Non
     usable = usable_vcpus(rd, m.test, kernel, base)
     text = sentence(m, rd, kernel, base, usable[-1]) if usable else None
     if text is None:
-        text = (f"No cell with fewer vCPUs than the host's {rd.host_cpus or '?'} CPUs has "
+        text = (f"no cell with fewer vCPUs than the host's {rd.host_cpus or '?'} CPUs has "
                 "both kernels' figures: no ratio (see the tables).")
     return f"- **{m.title}**: {text}"
 
@@ -129,11 +146,12 @@ def barrier_line(rd: ResultDir, kernel: str) -> str | None:
         return None
     sign = "adds" if e.value >= 0 else "changes the cost by"
     ci = f"{units.value(e.low, 'ns')} to {units.value(e.high, 'ns')}"
+    meaning = ("the cost per section the amortised barriers avoid" if e.excludes(0.0) else
+               "not resolved from zero by this sweep")
     return (f"- **Amortised barriers, read side (wall clock)**: at {usable[-1]} vCPU"
             f"{'s' if usable[-1] > 1 else ''}, smp_mb() after lock and before unlock "
             f"{sign} {units.value(e.value, 'ns')} per section on {kernel} (95% CI {ci}, "
-            f"{e.n} boots, read_mb − read within each boot): the cost per section the "
-            "amortised barriers avoid.")
+            f"{e.n} boots, read_mb − read within each boot): {meaning}.")
 
 
 def pair_section(rd: ResultDir, kernel: str, base: str) -> list[str]:

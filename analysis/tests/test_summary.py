@@ -58,9 +58,9 @@ class Summary(unittest.TestCase):
         text = summary_text(self.dir)
         read = bullet(text, "Read side (wall clock under TCG)")
         self.assertIn("At 1 vCPU,", read)
-        self.assertIn("16.0 ns on preempt against 7.00 ns on classic: 2.29×", read)
+        self.assertIn("16.0 ns on preempt against 7.00 ns on classic (3 and 3 boots): 2.29×", read)
         gp = bullet(text, "Grace-period latency")
-        self.assertIn("6.20 ms on preempt against 3.20 ms on classic: 1.94×", gp)
+        self.assertIn("6.20 ms on preempt against 3.20 ms on classic (3 and 3 boots): 1.94×", gp)
         self.assertIn("longer on preempt", gp)
         barrier = bullet(text, "Amortised barriers, read side (wall clock)",
                          "tree-preempt against tree")
@@ -77,7 +77,7 @@ class Summary(unittest.TestCase):
         edit_csv(path, halve)
         after = bullet(summary_text(self.dir), "call_rcu() cost")
         self.assertNotEqual(before, after)
-        self.assertIn("203 ns on preempt against 51.5 ns on classic: 3.94×", after)
+        self.assertIn("203 ns on preempt against 51.5 ns on classic (3 and 3 boots): 3.94×", after)
         self.assertIn("1.97×", before)
 
     def test_overcommitted_cells_never_headline(self) -> None:
@@ -99,7 +99,21 @@ class Summary(unittest.TestCase):
         meta.write_text(meta.read_text().replace('"host_cpus": 2', '"host_cpus": 1'))
         text = summary_text(self.dir)
         self.assertNotRegex(text, r"\d×")
-        self.assertIn("No cell with fewer vCPUs than the host's 1 CPUs", text)
+        self.assertIn("no cell with fewer vCPUs than the host's 1 CPUs", text)
+
+    def test_difference_when_base_is_zero(self) -> None:
+        """classic's read side at 0 ns: a ratio would be meaningless, the
+        sentence gives the difference of the medians instead."""
+        def zero(row: dict[str, str]) -> None:
+            if (row["test"], row["kernel"], row["vcpus"], row["metric"]) == \
+                    ("read", "classic", "1", "ns_per_pair"):
+                row["value"] = "0"
+        edit_csv(self.dir / "csv" / "results.csv", zero)
+        read = bullet(summary_text(self.dir), "Read side (wall clock under TCG)")
+        self.assertNotIn("×", read)
+        self.assertIn("16.0 ns on preempt against 0 ns on classic (3 and 3 boots): 16.0 ns "
+                      "apart (95% CI 11.0 ns to 21.0 ns; no ratio: classic's figure is not "
+                      "distinguishable from zero), more expensive on preempt.", read)
 
     def test_negative_estimate_reported(self) -> None:
         text = summary_text(self.dir)
