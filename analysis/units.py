@@ -13,8 +13,8 @@ def sig(x: float, digits: int = SIGNIFICANT) -> str:
     """x to `digits` significant digits, without exponent for usual sizes."""
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else ("∞" if x > 0 else "−∞")
-    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
-    text = f"{round(x, decimals):.{decimals}f}"
+    decimals = digits - 1 - int(math.floor(math.log10(abs(x))))
+    text = f"{round(x, decimals):.{max(decimals, 0)}f}"  # 4059 -> 4060
     return text.replace("-", "−")
 
 
