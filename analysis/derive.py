@@ -178,7 +178,14 @@ class Agreement:
 
     @property
     def flagged(self) -> bool:
+        """The median ratio is off 1 by more than the tolerance."""
         return abs(self.diff_pct) > REFSCALE_TOLERANCE_PCT
+
+    @property
+    def resolved(self) -> bool:
+        """...and so is the whole interval: not just the noise of few boots."""
+        tol = REFSCALE_TOLERANCE_PCT / 100.0
+        return self.flagged and (self.ratio.low > 1 + tol or self.ratio.high < 1 - tol)
 
 
 def _refscale_cells(rows: list[Row]) -> list[tuple[str, int, int]]:

@@ -129,16 +129,23 @@ def gp_stages(rd: ResultDir) -> list[str]:
                    table(["kernel", "vCPUs", "load"] + list(derive.GP_STAGES) + ["cell"], body))
 
 
+def agreement_flag(a: derive.Agreement) -> str:
+    tol = f"{derive.REFSCALE_TOLERANCE_PCT:g}%"
+    if a.resolved:
+        return f"**beyond {tol}**"
+    return f"beyond {tol}, interval reaches ±{tol}" if a.flagged else "ok"
+
+
 def refscale(rd: ResultDir) -> list[str]:
     body = [[a.kernel, str(a.vcpus), str(a.readers), units.cell(a.ours, "ns"),
              units.cell(a.refscale, "ns"), units.ratio(a.ratio),
-             f"**beyond {derive.REFSCALE_TOLERANCE_PCT:g}%**" if a.flagged else "ok"]
-            for a in derive.refscale_agreement(rd.ok_rows)]
+             agreement_flag(a)] for a in derive.refscale_agreement(rd.ok_rows)]
     return section("Agreement with refscale", "Our read cost per section including the loop "
                    "(ns_per_pair + baseline_ns of the same boot, as refscale subtracts no "
                    "empty loop) against refscale's, same kernel and readers; flagged when "
                    f"the ratio of medians is off 1 by more than "
-                   f"{derive.REFSCALE_TOLERANCE_PCT:g}%.  Per boot: csv/agreement.csv.",
+                   f"{derive.REFSCALE_TOLERANCE_PCT:g}%, in bold when its whole interval "
+                   "is.  Per boot: csv/agreement.csv.",
                    table(["kernel", "vCPUs", "readers", "rcubench", "refscale",
                           "ratio [95% CI]", "flag"], body))
 
