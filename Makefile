@@ -8,7 +8,7 @@ PYTHON := /usr/bin/python3
 .PHONY: help deps kernels test
 
 help:
-	@echo "targets: deps kernels boot test bench torture verify"
+	@echo "targets: deps kernels boot test bench report torture verify"
 
 deps:
 	@scripts/deps.sh
@@ -54,3 +54,11 @@ bench:
 .PHONY: verify
 verify:
 	@verify/run.sh $(VERIFY)
+
+# make report RESULTS=reports/<stamp>: regenerate report.md, plots/ (PNG +
+# SVG) and gnuplot/ of a results directory from its csv/ and metadata.json.
+# A missing, empty or older-schema directory is refused; nothing is deleted.
+.PHONY: report
+report:
+	@[ -n "$(RESULTS)" ] || { echo "rcu-bench: error: make report needs RESULTS=<results directory>" >&2; exit 2; }
+	@$(PYTHON) analysis/report.py "$(RESULTS)"

@@ -1,37 +1,28 @@
 """The numbers of the report, derived from validated rows.
 
-Every figure and table is built from these functions, so the tests check
-the numbers here and the plots/tables only format them.  A statistic over
-repeats is mean +- sample standard deviation (ddof=1; 0 for one repeat).
+Every figure, table and summary sentence is built from these functions, so
+the tests check the numbers here and the rest only formats them.  The unit
+of a statistic is the boot: each boot of a (kernel, vcpus) cell gives one
+figure (the median of its rows when it has several, e.g. GP samples), and
+a cell's estimate is the median over boots with a bootstrap interval
+(stats.py).  Differences are taken within a boot (paired), never between
+medians.  Nothing is clamped: a negative difference stays negative.
 """
 
-import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
 from results import Row
+from stats import Estimate, difference_ci, median_ci, paired, ratio_ci
 
 # The grace-period stages of the flip-counter preemptible RCU, in GP order.
 GP_STAGES = ("idle", "waitack", "waitzero", "waitmb")
 REFSCALE_TOLERANCE_PCT = 10.0
 
-
-@dataclass(frozen=True)
-class Stat:
-    mean: float
-    std: float
-    n: int
-
-
-def stat(values: Iterable[float]) -> Stat | None:
-    """mean +- sample stddev, None when there is no value."""
-    arr = np.asarray(list(values), dtype=float)
-    if arr.size == 0:
-        return None
-    std = float(arr.std(ddof=1)) if arr.size > 1 else 0.0
-    return Stat(float(arr.mean()), std, int(arr.size))
+PerBoot = dict[int, float]  # repeat -> the boot's figure
+CellFn = Callable[[list[Row], str, int], PerBoot]  # (rows, kernel, vcpus) -> per boot
 
 
 def select(rows: Iterable[Row], test: str, metric: str, kernel: str | None = None,
@@ -45,8 +36,17 @@ def select(rows: Iterable[Row], test: str, metric: str, kernel: str | None = Non
             and all(r.params.get(k) == v for k, v in wanted.items())]
 
 
-def values(rows: Iterable[Row]) -> list[float]:
-    return [r.value for r in rows if r.value is not None]
+def per_boot(rows: Iterable[Row]) -> PerBoot:
+    """repeat -> median of the boot's values (one value: itself)."""
+    by_boot: dict[int, list[float]] = {}
+    for r in rows:
+        if r.value is not None:
+            by_boot.setdefault(r.repeat, []).append(r.value)
+    return {rep: float(np.median(v)) for rep, v in sorted(by_boot.items())}
+
+
+def estimate(boots: PerBoot) -> Estimate | None:
+    return median_ci(boots.values())
 
 
 def kernels_of(rows: Iterable[Row], test: str) -> list[str]:
@@ -59,36 +59,76 @@ def vcpus_of(rows: Iterable[Row], test: str, kernel: str | None = None) -> list[
                    if r.ok and r.test == test and (kernel is None or r.kernel == kernel)})
 
 
-def read_cost(rows: list[Row], kernel: str, vcpus: int, nest: int = 1,
-              test: str = "read") -> Stat | None:
-    """ns per lock/unlock pair with one reader per vCPU."""
-    return stat(values(select(rows, test, "ns_per_pair", kernel, vcpus,
-                              readers=vcpus, nest=nest)))
+def gp_loads(rows: list[Row], test: str = "gp") -> list[str]:
+    """The load= values of test's rows, in first-seen order."""
+    return list(dict.fromkeys(r.params["load"] for r in rows
+                              if r.ok and r.test == test and "load" in r.params))
 
 
-def series(rows: list[Row], test: str, kernel: str, cost) -> list[tuple[int, Stat]]:
-    """(vcpus, cost(rows, kernel, vcpus)) for each vCPU count with a value."""
-    points = [(v, cost(rows, kernel, v)) for v in vcpus_of(rows, test, kernel)]
-    return [(v, s) for v, s in points if s is not None]
+# ---- per-boot figures of each measurement (readers/writers = vCPUs) ----
+
+def read_boots(rows: list[Row], kernel: str, vcpus: int, nest: int = 1,
+               test: str = "read") -> PerBoot:
+    """ns per lock/unlock pair (empty loop subtracted in the guest)."""
+    return per_boot(select(rows, test, "ns_per_pair", kernel, vcpus, readers=vcpus, nest=nest))
 
 
-def callrcu_rate(rows: list[Row], kernel: str, vcpus: int) -> Stat | None:
-    """call_rcu callbacks invoked per second, one writer per vCPU."""
-    return stat(values(select(rows, "callrcu", "invoked_per_s", kernel, vcpus, writers=vcpus)))
+def barrier_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
+    """read_mb − read per boot: what smp_mb() after lock and before unlock
+    adds to a section, paired within the boot (same kernel, vcpus, readers, nest)."""
+    with_mb = read_boots(rows, kernel, vcpus, test="read_mb")
+    plain = read_boots(rows, kernel, vcpus)
+    return dict(zip(sorted(k for k in with_mb if k in plain), paired(with_mb, plain)))
+
+
+def gp_boots(rows: list[Row], kernel: str, vcpus: int, load: str = "idle",
+             metric: str = "latency_ns") -> PerBoot:
+    """Median synchronize_rcu() latency of each boot's samples (ns or ticks)."""
+    return per_boot(select(rows, "gp", metric, kernel, vcpus, load=load))
+
+
+def callrcu_cost_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
+    return per_boot(select(rows, "callrcu_cost", "ns_per_call", kernel, vcpus, writers=vcpus))
+
+
+def capacity_boots(rows: list[Row], kernel: str, vcpus: int,
+                   metric: str = "invoked_per_s") -> PerBoot:
+    return per_boot(select(rows, "callrcu_capacity", metric, kernel, vcpus, writers=vcpus))
+
+
+def stage_boots(rows: list[Row], kernel: str, vcpus: int, load: str, stage: str) -> PerBoot:
+    return per_boot(select(rows, "gp_stages", f"{stage}_ns", kernel, vcpus, load=load))
+
+
+# ---- estimates ----
+
+def cell_estimate(fn: CellFn, rows: list[Row], kernel: str, vcpus: int) -> Estimate | None:
+    return estimate(fn(rows, kernel, vcpus))
+
+
+def ratio(fn: CellFn, rows: list[Row], kernel: str, base: str, vcpus: int) -> Estimate | None:
+    """median(kernel) / median(base) of one cell figure, boots of each
+    kernel resampled independently."""
+    return ratio_ci(fn(rows, kernel, vcpus).values(), fn(rows, base, vcpus).values())
+
+
+def difference(fn: CellFn, rows: list[Row], kernel: str, base: str,
+               vcpus: int) -> Estimate | None:
+    """median(kernel) − median(base) of one cell figure (boots resampled
+    per kernel): used where base's figure is indistinguishable from zero."""
+    return difference_ci(fn(rows, kernel, vcpus).values(), fn(rows, base, vcpus).values())
+
+
+def series(fn: CellFn, rows: list[Row], test: str, kernel: str) -> list[tuple[int, Estimate]]:
+    """(vcpus, estimate) for each vCPU count of test with a value."""
+    points = [(v, cell_estimate(fn, rows, kernel, v)) for v in vcpus_of(rows, test, kernel)]
+    return [(v, e) for v, e in points if e is not None]
 
 
 def gp_samples(rows: list[Row], kernel: str, vcpus: int, load: str) -> np.ndarray:
-    """All grace-period latency samples (ns) of the cell, repeats pooled."""
-    return np.asarray(values(select(rows, "gp", "latency_ns", kernel, vcpus, load=load)))
-
-
-def gp_median(rows: list[Row], kernel: str, vcpus: int, load: str = "idle") -> Stat | None:
-    """Median GP latency: the module's median_ns per repeat, else of the samples."""
-    per_repeat = stat(values(select(rows, "gp", "median_ns", kernel, vcpus, load=load)))
-    if per_repeat is not None:
-        return per_repeat
-    samples = gp_samples(rows, kernel, vcpus, load)
-    return Stat(float(np.median(samples)), 0.0, 1) if samples.size else None
+    """All grace-period latency samples (ns) of the cell, boots pooled (for the CDF)."""
+    return np.asarray([r.value for r in select(rows, "gp", "latency_ns", kernel, vcpus,
+                                               load=load)])
 
 
 def cdf(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,17 +137,10 @@ def cdf(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xs, np.arange(1, xs.size + 1) / xs.size
 
 
-def gp_loads(rows: list[Row], test: str = "gp") -> list[str]:
-    """The load= values of test's rows, in first-seen order."""
-    return list(dict.fromkeys(r.params["load"] for r in rows
-                              if r.ok and r.test == test and "load" in r.params))
-
-
-def gp_stage_times(rows: list[Row], kernel: str, vcpus: int, load: str) -> dict[str, Stat]:
-    """Mean time per grace period in each stage (stages with data only)."""
-    stages = {s: stat(values(select(rows, "gp_stages", f"{s}_ns", kernel, vcpus, load=load)))
-              for s in GP_STAGES}
-    return {s: v for s, v in stages.items() if v is not None}
+def gp_stage_times(rows: list[Row], kernel: str, vcpus: int, load: str) -> dict[str, Estimate]:
+    """Median time per grace period in each stage (stages with data only)."""
+    out = {s: estimate(stage_boots(rows, kernel, vcpus, load, s)) for s in GP_STAGES}
+    return {s: e for s, e in out.items() if e is not None}
 
 
 def stage_kernels(rows: list[Row]) -> list[str]:
@@ -115,43 +148,19 @@ def stage_kernels(rows: list[Row]) -> list[str]:
     return kernels_of(rows, "gp_stages")
 
 
-def _difference(a: Stat, b: Stat) -> Stat:
-    return Stat(a.mean - b.mean, math.hypot(a.std, b.std), min(a.n, b.n))
+# ---- refscale agreement (also csv/agreement.csv, written by results.py finish) ----
+
+def with_loop_boots(rows: list[Row], kernel: str, vcpus: int, readers: int) -> PerBoot:
+    """Our read cost per section including the loop (ns_per_pair + baseline_ns
+    of the same boot): what refscale times, as it subtracts no empty loop."""
+    pair = per_boot(select(rows, "read", "ns_per_pair", kernel, vcpus, readers=readers, nest=1))
+    base = per_boot(select(rows, "read", "baseline_ns", kernel, vcpus, readers=readers, nest=1))
+    return {rep: pair[rep] + base[rep] for rep in pair if rep in base}
 
 
-def _ratio(a: Stat, b: Stat) -> Stat | None:
-    if b.mean <= 0:
-        return None
-    value = a.mean / b.mean
-    rel = math.hypot(a.std / a.mean if a.mean else 0.0, b.std / b.mean)
-    return Stat(value, abs(value) * rel, min(a.n, b.n))
-
-
-@dataclass(frozen=True)
-class Savings:
-    """What the amortised barriers buy at one vCPU count."""
-
-    vcpus: int
-    load: str
-    saved_ns: Stat            # read_mb - read, per read-side section
-    waitmb_ns: Stat | None    # extra GP time of the waitmb stage, per GP
-    break_even: Stat | None   # read sections per GP at which both balance
-
-
-def savings(rows: list[Row], kernel: str, load: str) -> list[Savings]:
-    """Per vCPU count: barrier cost saved per section vs waitmb time per GP
-    (the GP stage times measured while the gp test ran under load)."""
-    out = []
-    for v in vcpus_of(rows, "read_mb", kernel):
-        with_mb = read_cost(rows, kernel, v, test="read_mb")
-        plain = read_cost(rows, kernel, v)
-        if with_mb is None or plain is None:
-            continue
-        saved = _difference(with_mb, plain)
-        waitmb = gp_stage_times(rows, kernel, v, load).get("waitmb")
-        even = _ratio(waitmb, saved) if waitmb is not None else None
-        out.append(Savings(v, load, saved, waitmb, even))
-    return out
+def refscale_boots(rows: list[Row], kernel: str, vcpus: int, readers: int) -> PerBoot:
+    return per_boot(r for r in select(rows, "refscale", "ns_per_pair", kernel, vcpus)
+                    if (r.param_int("readers") or vcpus) == readers)
 
 
 @dataclass(frozen=True)
@@ -159,60 +168,64 @@ class Agreement:
     kernel: str
     vcpus: int
     readers: int
-    ours: Stat
-    refscale: Stat
+    ours: Estimate
+    refscale: Estimate
+    ratio: Estimate
 
     @property
     def diff_pct(self) -> float:
-        return (self.ours.mean - self.refscale.mean) / self.refscale.mean * 100.0
+        return (self.ratio.value - 1.0) * 100.0
 
     @property
     def flagged(self) -> bool:
+        """The median ratio is off 1 by more than the tolerance."""
         return abs(self.diff_pct) > REFSCALE_TOLERANCE_PCT
 
+    @property
+    def resolved(self) -> bool:
+        """...and so is the whole interval: not just the noise of few boots."""
+        tol = REFSCALE_TOLERANCE_PCT / 100.0
+        return self.flagged and (self.ratio.low > 1 + tol or self.ratio.high < 1 - tol)
 
-def read_with_loop(rows: list[Row], kernel: str, vcpus: int, readers: int) -> Stat | None:
-    """Our read cost per section including the loop (ns_per_pair + baseline_ns
-    of the same repeat): what refscale times, as it subtracts no empty loop."""
-    def per_repeat(metric: str) -> dict[int, float]:
-        return {r.repeat: r.value for r in select(rows, "read", metric, kernel, vcpus,
-                                                  readers=readers, nest=1)}
-    pair, base = per_repeat("ns_per_pair"), per_repeat("baseline_ns")
-    return stat(pair[rep] + base[rep] for rep in sorted(pair) if rep in base)
+
+def _refscale_cells(rows: list[Row]) -> list[tuple[str, int, int]]:
+    return [(k, v, n) for k in kernels_of(rows, "refscale") for v in vcpus_of(rows, "refscale", k)
+            for n in sorted({r.param_int("readers") or v
+                             for r in select(rows, "refscale", "ns_per_pair", k, v)})]
 
 
 def refscale_agreement(rows: list[Row]) -> list[Agreement]:
     """Our read ns/section against refscale's for the same kernel and readers."""
     out = []
-    for k in kernels_of(rows, "refscale"):
-        for v in vcpus_of(rows, "refscale", k):
-            ref_rows = select(rows, "refscale", "ns_per_pair", k, v)
-            for n in sorted({r.param_int("readers") or v for r in ref_rows}):
-                ref = stat(r.value for r in ref_rows if (r.param_int("readers") or v) == n)
-                ours = read_with_loop(rows, k, v, n)
-                if ours is not None and ref is not None and ref.mean > 0:
-                    out.append(Agreement(k, v, n, ours, ref))
+    for k, v, n in _refscale_cells(rows):
+        ours, ref = with_loop_boots(rows, k, v, n), refscale_boots(rows, k, v, n)
+        r = ratio_ci(ours.values(), ref.values())
+        if r is not None:
+            out.append(Agreement(k, v, n, estimate(ours), estimate(ref), r))
     return out
 
 
-@dataclass(frozen=True)
-class KernelSummary:
-    kernel: str
-    vcpus: int
-    read_ns: Stat | None
-    callbacks_per_s: Stat | None
-    gp_median_ns: Stat | None
+def agreement_per_boot(rows: list[Row]) -> list[dict[str, str]]:
+    """csv/agreement.csv: per boot, our ns per section (with and without
+    the loop) beside refscale's."""
+    out = []
+    for k, v, n in _refscale_cells(rows):
+        pair = read_boots(rows, k, v) if n == v else {}
+        ours, ref = with_loop_boots(rows, k, v, n), refscale_boots(rows, k, v, n)
+        for rep in sorted(set(ours) & set(ref)):
+            out.append({"kernel": k, "vcpus": str(v), "repeat": str(rep),
+                        "rcubench_ns_per_pair": f"{pair[rep]:.3f}" if rep in pair else "",
+                        "rcubench_with_loop_ns": f"{ours[rep]:.3f}",
+                        "refscale_ns": f"{ref[rep]:.3f}",
+                        "ratio": f"{ours[rep] / ref[rep]:.3f}" if ref[rep] > 0 else ""})
+    return out
 
 
-def summary(rows: list[Row], kernels: list[str], vcpus_list: list[int]) -> list[KernelSummary]:
-    return [KernelSummary(k, v, read_cost(rows, k, v), callrcu_rate(rows, k, v),
-                          gp_median(rows, k, v))
-            for k in kernels for v in vcpus_list]
+# ---- native liburcu anchor ----
 
-
-def urcu_cost(rows: list[Row], flavour: str, readers: int) -> Stat | None:
-    return stat(values(select(rows, "urcu", "ns_per_pair", "host", readers,
-                              flavour=flavour, readers=readers)))
+def urcu_boots(rows: list[Row], flavour: str, readers: int) -> PerBoot:
+    return per_boot(select(rows, "urcu", "ns_per_pair", "host", readers,
+                           flavour=flavour, readers=readers))
 
 
 def urcu_flavours(rows: list[Row]) -> list[str]:

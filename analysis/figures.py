@@ -1,50 +1,90 @@
-"""The report's figures, as charts.Figure descriptions built from derive."""
+"""The report's figures, as charts.Figure descriptions built from derive.
+
+Every errorbars chart draws the median over boots with its 95% bootstrap
+interval as the error bar, and each boot's own figure as a dot beside it.
+"""
 
 from charts import Chart, Figure, Series
 import derive
 from results import Row
+from stats import Estimate
+
+NUDGE = 0.08  # sideways shift of each kernel's per-boot dots, in x units
 
 
-def _stat_series(label: str, points: list[tuple[int, derive.Stat]]) -> Series:
-    return Series(label, [p[0] for p in points], [p[1].mean for p in points],
-                  [p[1].std for p in points])
+def estimate_series(label: str, points: list[tuple[int, Estimate]], nudge: float = 0.0,
+                    scale: float = 1.0) -> Series:
+    """Medians with their intervals, and the per-boot dots shifted by nudge."""
+    return Series(label, [x for x, _ in points], [e.value / scale for _, e in points],
+                  [e.low / scale for _, e in points], [e.high / scale for _, e in points],
+                  [(x + nudge, p / scale) for x, e in points for p in e.points])
 
 
 def _nonempty(series: list[Series]) -> list[Series]:
     return [s for s in series if s.x]
 
 
+def per_kernel(fn: derive.CellFn, rows: list[Row], test: str, kernels: list[str],
+               scale: float = 1.0) -> list[Series]:
+    """One series per kernel of fn's estimate vs vCPUs."""
+    mid = (len(kernels) - 1) / 2
+    return _nonempty([estimate_series(k, derive.series(fn, rows, test, k), (i - mid) * NUDGE,
+                                      scale) for i, k in enumerate(kernels)])
+
+
 def read_figure(rows: list[Row], kernels: list[str], nest: int) -> Figure:
     """Read-side ns per lock/unlock pair vs vCPUs (one reader per vCPU)."""
-    cost = lambda rs, k, v: derive.read_cost(rs, k, v, nest)  # noqa: E731
-    series = _nonempty([_stat_series(k, derive.series(rows, "read", k, cost)) for k in kernels])
+    fn = lambda rs, k, v: derive.read_boots(rs, k, v, nest)  # noqa: E731
     return Figure(f"read_nest{nest}", [Chart(
-        f"rcu_read_lock/unlock, nest={nest}, readers = vCPUs", "vCPUs", "ns per pair", series)])
+        f"rcu_read_lock/unlock, nest={nest}, readers = vCPUs (TCG)", "vCPUs",
+        "ns per pair (median, 95% CI; dots: boots)", per_kernel(fn, rows, "read", kernels))])
+
+
+def barrier_figure(rows: list[Row], kernels: list[str]) -> Figure:
+    """read_mb − read per section, paired within each boot."""
+    return Figure("read_barriers", [Chart(
+        "smp_mb() after lock and before unlock: read_mb − read", "vCPUs",
+        "ns per section (median, 95% CI; dots: boots)",
+        per_kernel(derive.barrier_boots, rows, "read_mb", kernels))])
 
 
 def callrcu_figure(rows: list[Row], kernels: list[str]) -> Figure:
-    series = _nonempty([_stat_series(k, derive.series(rows, "callrcu", k, derive.callrcu_rate))
-                        for k in kernels])
-    return Figure("callrcu", [Chart("call_rcu() throughput, writers = vCPUs", "vCPUs",
-                                    "callbacks invoked per s", series)])
+    return Figure("callrcu", [c for c in (
+        Chart("call_rcu() cost, writers = vCPUs", "vCPUs", "ns per call",
+              per_kernel(derive.callrcu_cost_boots, rows, "callrcu_cost", kernels)),
+        Chart("call_rcu() capacity, writers = vCPUs", "vCPUs", "callbacks invoked per s",
+              per_kernel(derive.capacity_boots, rows, "callrcu_capacity", kernels)),
+    ) if c.series])
+
+
+def gp_figure(rows: list[Row], kernels: list[str], metric: str) -> Figure:
+    """Median GP latency vs vCPUs (ms or ticks), one panel per load."""
+    unit, scale = ("ms", 1e6) if metric == "latency_ns" else ("ticks", 1.0)
+    charts = []
+    for load in derive.gp_loads(rows):
+        fn = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, metric)  # noqa: E731
+        charts.append(Chart(f"synchronize_rcu(), load={load}", "vCPUs",
+                            f"{unit} (median, 95% CI; dots: boots)",
+                            per_kernel(fn, rows, "gp", kernels, scale=scale)))
+    return Figure(f"gp_latency_{unit}", [c for c in charts if c.series])
 
 
 def gp_cdf_figure(rows: list[Row], kernels: list[str], vcpus: int) -> Figure:
-    """One panel per load, one CDF per kernel."""
+    """The distribution of all samples (boots pooled): one panel per load."""
     charts = []
     for load in derive.gp_loads(rows):
         series = []
         for k in kernels:
             xs, ys = derive.cdf(derive.gp_samples(rows, k, vcpus, load))
-            series.append(Series(k, [x / 1000.0 for x in xs], list(ys)))
+            series.append(Series(k, [x / 1e6 for x in xs], list(ys)))
         charts.append(Chart(f"synchronize_rcu() latency, {vcpus} vCPUs, load={load}",
-                            "latency (us)", "fraction of grace periods",
+                            "latency (ms)", "fraction of grace periods",
                             _nonempty(series), kind="steps"))
     return Figure(f"gp_cdf_{vcpus}vcpu", [c for c in charts if c.series])
 
 
 def gp_stages_figure(rows: list[Row], kernel: str) -> Figure:
-    """Stacked mean time per GP in each stage, per (vCPUs, load)."""
+    """Stacked median time per GP in each stage, per (vCPUs, load)."""
     cells = [(v, load) for v in derive.vcpus_of(rows, "gp_stages", kernel)
              for load in derive.gp_loads(rows, "gp_stages")]
     times = {c: derive.gp_stage_times(rows, kernel, *c) for c in cells}
@@ -54,48 +94,40 @@ def gp_stages_figure(rows: list[Row], kernel: str) -> Figure:
         if any(stage in times[c] for c in cells):
             st = [times[c].get(stage) for c in cells]
             series.append(Series(stage, list(range(len(cells))),
-                                 [s.mean / 1000.0 if s else 0.0 for s in st],
-                                 [s.std / 1000.0 if s else 0.0 for s in st]))
+                                 [e.value / 1e3 if e else 0.0 for e in st],
+                                 [e.low / 1e3 if e else 0.0 for e in st],
+                                 [e.high / 1e3 if e else 0.0 for e in st]))
     return Figure(f"gp_stages_{kernel}", [Chart(
-        f"{kernel}: time per grace period by stage", "vCPUs, load", "us per grace period",
-        series, kind="stacked", categories=[f"{v} vCPU {load}" for v, load in cells])])
-
-
-def savings_figure(rows: list[Row], kernel: str) -> Figure:
-    """Barrier cost saved per read section vs the waitmb time per GP it costs,
-    and the break-even read sections per GP."""
-    by_load = {load: derive.savings(rows, kernel, load) for load in derive.gp_loads(rows, "gp_stages")}
-    any_load = next(iter(by_load.values()), None) or derive.savings(rows, kernel, "idle")
-    saved = [_stat_series("read_mb - read", [(s.vcpus, s.saved_ns) for s in any_load])]
-    waitmb = [_stat_series(f"waitmb, load={load}", [(s.vcpus, s.waitmb_ns) for s in sv if s.waitmb_ns])
-              for load, sv in by_load.items()]
-    even = [_stat_series(f"load={load}", [(s.vcpus, s.break_even) for s in sv if s.break_even])
-            for load, sv in by_load.items()]
-    return Figure(f"savings_{kernel}", [c for c in (
-        Chart(f"{kernel}: barrier cost saved per read section", "vCPUs", "ns per section",
-              _nonempty(saved)),
-        Chart(f"{kernel}: extra grace-period time (waitmb stage)", "vCPUs", "ns per grace period",
-              _nonempty(waitmb)),
-        Chart(f"{kernel}: break-even", "vCPUs", "read sections per grace period",
-              _nonempty(even)),
-    ) if c.series])
+        f"{kernel}: time per grace period by stage (median, 95% CI)", "vCPUs, load",
+        "µs per grace period", series, kind="stacked",
+        categories=[f"{v} vCPU {load}" for v, load in cells])])
 
 
 def urcu_figure(rows: list[Row]) -> Figure:
     """Native liburcu read-side cost per flavour vs reader threads."""
     series = []
     for f in derive.urcu_flavours(rows):
-        points = [(n, derive.urcu_cost(rows, f, n)) for n in derive.vcpus_of(rows, "urcu")]
-        series.append(_stat_series(f"urcu-{f}", [(n, s) for n, s in points if s]))
+        points = [(n, derive.estimate(derive.urcu_boots(rows, f, n)))
+                  for n in derive.vcpus_of(rows, "urcu")]
+        series.append(estimate_series(f"urcu-{f}", [(n, e) for n, e in points if e]))
     return Figure("urcu_native", [Chart("liburcu on the host (native)", "reader threads",
                                         "ns per pair", _nonempty(series), logy=True)])
 
 
-def all_figures(rows: list[Row], kernels: list[str]) -> list[Figure]:
+def mark_overcommitted(figs: list[Figure], host_cpus: int | None) -> None:
+    """Shade the vCPU counts that reach the host's CPUs in the guest charts."""
+    for fig in figs:
+        for chart in fig.charts:
+            if chart.xlabel == "vCPUs":
+                chart.overcommitted_from = host_cpus or 1
+
+
+def all_figures(rows: list[Row], kernels: list[str], host_cpus: int | None) -> list[Figure]:
     figs = [read_figure(rows, kernels, 1), read_figure(rows, kernels, 2),
-            callrcu_figure(rows, kernels)]
+            barrier_figure(rows, kernels), callrcu_figure(rows, kernels),
+            gp_figure(rows, kernels, "latency_ns"), gp_figure(rows, kernels, "latency_ticks")]
+    mark_overcommitted(figs, host_cpus)
     figs += [gp_cdf_figure(rows, kernels, v) for v in derive.vcpus_of(rows, "gp")]
-    for k in derive.stage_kernels(rows):
-        figs += [gp_stages_figure(rows, k), savings_figure(rows, k)]
+    figs += [gp_stages_figure(rows, k) for k in derive.stage_kernels(rows)]
     figs.append(urcu_figure(rows))
     return [f for f in figs if f.charts and not f.empty]

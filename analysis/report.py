@@ -2,13 +2,13 @@
 """report.py RESULTDIR: plots, tables and gnuplot scripts of a sweep.
 
 Writes RESULTDIR/plots/*.png + *.svg, RESULTDIR/gnuplot/*.gp + *.dat (run
-from that directory to replot) and RESULTDIR/report.md, then prints the
-read-side cost vs vCPUs on gnuplot's dumb terminal.  Bad input is refused
+from that directory to replot) and RESULTDIR/report.md, whose top is the
+summary (summary.py): each suite.conf COMPARE_PAIRS kernel against its
+base; then prints the read-side cost vs vCPUs on gnuplot's dumb terminal.  Bad input is refused
 with one line "rcu-bench: error: FILE:LINE: ..." before anything is written.
 """
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -17,8 +17,9 @@ from pathlib import Path
 import charts
 import figures
 import suiteconf
+import summary
 import tables
-from results import ResultDir, ResultsError, load_result_dir
+from results import ResultDir, ResultsError, atomic_write, load_result_dir
 
 DUMB_FIGURE = "read_nest1"
 
@@ -53,23 +54,30 @@ def header(rd: ResultDir) -> list[str]:
     if "tcg" in accels:
         lines.append("- Guest times are under QEMU TCG (emulation), not hardware times: "
                      "compare kernels by ratio; the native liburcu rows give real-hardware scale.")
-    lines += overcommit_note(rd, host)
+    lines += overcommit_note(rd) + flagged_note(rd)
     return lines + [""]
 
 
-def overcommit_note(rd: ResultDir, host: object) -> list[str]:
-    """Warn when guests had more vCPUs than the host has CPUs: per-thread times inflate."""
-    cpus = host.get("cpus") if isinstance(host, dict) else None
-    if not isinstance(cpus, int) or cpus < 1:
-        return []
-    over = sorted({r.vcpus for r in rd.rows if r.accel != "native" and r.vcpus > cpus})
+def overcommit_note(rd: ResultDir) -> list[str]:
+    """Name the guest vCPU counts that reach the host's CPU count."""
+    over = sorted({r.vcpus for r in rd.rows
+                   if r.accel != "native" and rd.overcommitted(r.kernel, r.vcpus)})
     if not over:
         return []
+    cpus = rd.host_cpus or "?"
     counts = ", ".join(str(v) for v in over)
-    return [f"- Overcommitted: the host has {cpus} CPUs, so at {counts} vCPUs each vCPU thread "
-            f"gets at most {cpus}/vCPUs of a host CPU; guest-measured per-thread times "
-            f"(read ns/pair, GP latency) there inflate by up to vCPUs/{cpus}, and throughputs "
-            "are shared."]
+    return [f"- Overcommitted: the host has {cpus} CPUs, so at {counts} vCPUs the vCPU threads "
+            "share host CPUs with each other and with QEMU; guest-measured times there "
+            "inflate and throughputs are shared.  Those cells are shown, marked, and never "
+            "feed a headline ratio."]
+
+
+def flagged_note(rd: ResultDir) -> list[str]:
+    n = sum(b.flagged for b in rd.boots.values())
+    if not n:
+        return []
+    return [f"- {n} of {len(rd.boots)} boots ran beside other host load (flagged in "
+            "csv/boots.csv); their cells say 'flagged boots'."]
 
 
 def plots_section(figs: list[charts.Figure]) -> list[str]:
@@ -78,19 +86,20 @@ def plots_section(figs: list[charts.Figure]) -> list[str]:
     return lines + [f"![{f.name}](plots/{f.name}.png)" for f in figs] + [""]
 
 
-def report_markdown(rd: ResultDir, figs: list[charts.Figure], table_vcpus: list[int]) -> str:
-    rows, kernels = rd.ok_rows, present_kernels(rd)
-    parts = [header(rd), tables.failed_cells(rd), tables.summary(rows, kernels, table_vcpus),
-             tables.read_side(rows, kernels), tables.savings(rows), tables.gp_stages(rows),
-             tables.refscale(rows), tables.callrcu(rows, kernels), tables.gp_latency(rows, kernels),
-             tables.urcu(rows), plots_section(figs)]
+def optional_section(module: str, rd: ResultDir, kernels: list[str]) -> list[str]:
+    """module.report_section(rd, kernels) of analysis/counts.py or latency.py, if present."""
+    return summary.optional_lines(module, "report_section", rd, kernels) or []
+
+
+def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]]) -> str:
+    kernels = present_kernels(rd)
+    parts = [header(rd), summary.summary(rd, pairs), tables.failed_cells(rd),
+             tables.ratios(rd, summary.present_pairs(rd, pairs)),
+             optional_section("counts", rd, kernels), tables.read_side(rd, kernels),
+             tables.gp_latency(rd, kernels), optional_section("latency", rd, kernels),
+             tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
+             tables.urcu(rd), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp.{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def dumb_plot(gnuplot_dir: Path) -> None:
@@ -102,38 +111,33 @@ def dumb_plot(gnuplot_dir: Path) -> None:
     if shutil.which("gnuplot") is None:
         note("gnuplot missing ('make deps'): no terminal plot")
         return
-    subprocess.run(["gnuplot", "-e", "set terminal dumb size 100,28; style_err='lines'",
+    subprocess.run(["gnuplot", "-e", "set terminal dumb size 100,28; style_err='lines'; show_boots=0",
                     script.name], cwd=gnuplot_dir, check=False)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("resultdir", type=Path, help="reports/<timestamp> directory of a sweep")
-    ap.add_argument("--table-vcpus", default="2 4",
-                    help="vCPU counts of the summary table (default: '2 4')")
     ap.add_argument("--no-terminal-plot", action="store_true",
                     help="do not print the dumb-terminal plot at the end")
-    args = ap.parse_args(argv)
-    if not all(v.isdigit() for v in args.table_vcpus.split()):
-        ap.error(f"--table-vcpus: expected numbers, got '{args.table_vcpus}'")
-    return args
+    return ap.parse_args(argv)
 
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
         rd = load_result_dir(args.resultdir)
-    except ResultsError as err:
+        pairs = suiteconf.compare_pairs()
+    except (ResultsError, suiteconf.ConfError) as err:
         print(f"rcu-bench: error: {err}", file=sys.stderr)
         return 1
     note(f"report: {len(rd.rows)} rows from {rd.path}")
-    figs = figures.all_figures(rd.ok_rows, present_kernels(rd))
+    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus)
     for fig in figs:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")
         charts.render_gnuplot(fig, rd.path / "gnuplot")
-    md = report_markdown(rd, figs, [int(v) for v in args.table_vcpus.split()])
-    write_atomically(rd.path / "report.md", md)
+    atomic_write(rd.path / "report.md", report_markdown(rd, figs, pairs))
     note(f"report: {rd.path / 'report.md'} ({len(figs)} plots, {len(rd.failed_rows)} failed cells)")
     if not args.no_terminal_plot:
         dumb_plot(rd.path / "gnuplot")

@@ -54,3 +54,14 @@ def schema_version() -> int:
     if not value.isdigit():
         raise ConfError(f"{SUITE_CONF}: CSV_SCHEMA_VERSION is not a number: {value}")
     return int(value)
+
+
+def compare_pairs() -> list[tuple[str, str]]:
+    """COMPARE_PAIRS as (kernel, base) pairs."""
+    pairs = []
+    for item in conf_list("COMPARE_PAIRS"):
+        kernel, sep, base = item.partition(":")
+        if not sep or not kernel or not base:
+            raise ConfError(f"{SUITE_CONF}: COMPARE_PAIRS item '{item}' is not kernel:base")
+        pairs.append((kernel, base))
+    return pairs

@@ -1,22 +1,16 @@
-"""The Markdown tables of report.md, built from derive (numbers) only."""
+"""The Markdown tables of report.md, built from derive (numbers) only.
+
+Every estimate is printed as median [95% bootstrap interval] unit (n boots);
+every guest cell says whether it was overcommitted (vCPUs >= host CPUs:
+shown, never used for a headline ratio) and which of its boots the boots
+record flags for host load.
+"""
 
 import derive
-from derive import Stat
-from results import ResultDir, Row
-
-NONE = "–"
-
-
-def num(x: float) -> str:
-    """A number as the report prints it: 2 decimals below 1000, else integer."""
-    return f"{x:.2f}" if abs(x) < 1000 else f"{x:.0f}"
-
-
-def fmt(s: Stat | None) -> str:
-    """mean ± stddev (n repeats), or a dash when there is no value."""
-    if s is None:
-        return NONE
-    return f"{num(s.mean)} ± {num(s.std)}" if s.n > 1 else num(s.mean)
+import summary
+import units
+from results import ResultDir
+from units import NONE
 
 
 def table(header: list[str], body: list[list[str]]) -> list[str]:
@@ -28,118 +22,146 @@ def section(title: str, intro: str, lines: list[str]) -> list[str]:
     return [f"## {title}", "", intro, ""] + (lines or ["(no data)", ""])
 
 
+def mark(rd: ResultDir, kernel: str, vcpus: int) -> str:
+    """'overcommitted', 'flagged boots 2,3', both, or a dash."""
+    notes = ["overcommitted"] if rd.overcommitted(kernel, vcpus) else []
+    flagged = rd.flagged_repeats(kernel, vcpus)
+    if flagged:
+        notes.append("flagged boots " + ",".join(str(r) for r in flagged))
+    return "; ".join(notes) or NONE
+
+
 def failed_cells(rd: ResultDir) -> list[str]:
     body = [[r.kernel, str(r.vcpus), r.test, str(r.repeat), r.params_text or NONE,
              r.reason, f"{r.file}:{r.line}"] for r in rd.failed_rows]
     if not body:
         return ["## Failed cells", "", "None: every cell of the sweep succeeded.", ""]
     return section("Failed cells", f"{len(body)} cell(s) failed; their numbers are missing "
-                   "below (a dash) or come from the other repeats.",
+                   "below (a dash) or come from the other boots.",
                    table(["kernel", "vCPUs", "test", "repeat", "params", "reason", "row"], body))
 
 
-def summary(rows: list[Row], kernels: list[str], vcpus_list: list[int]) -> list[str]:
-    body = [[s.kernel, str(s.vcpus), fmt(s.read_ns), fmt(s.callbacks_per_s), fmt(s.gp_median_ns)]
-            for s in derive.summary(rows, kernels, vcpus_list)]
-    return section("Summary", "Read-side cost with one reader per vCPU (nest=1), call_rcu() "
-                   "callbacks invoked per second with one writer per vCPU, median "
-                   "synchronize_rcu() latency at load=idle.  mean ± stddev over repeats.",
-                   table(["kernel", "vCPUs", "read ns/pair", "callbacks/s", "median GP ns"], body))
-
-
-def read_side(rows: list[Row], kernels: list[str]) -> list[str]:
+def ratios(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
+    """Every measure's ratio at every vCPU count, overcommitted ones marked."""
     body = []
-    for k in kernels:
-        for v in derive.vcpus_of(rows, "read", k):
-            body.append([k, str(v), fmt(derive.read_cost(rows, k, v, 1)),
-                         fmt(derive.read_cost(rows, k, v, 2)),
-                         fmt(derive.read_cost(rows, k, v, 1, test="read_mb"))])
-    return section("Read side", "ns per rcu_read_lock()/rcu_read_unlock() pair, empty loop "
-                   "subtracted, readers = vCPUs.  read_mb adds smp_mb() after lock and before "
-                   "unlock: the per-section barriers of a non-amortised design.",
-                   table(["kernel", "vCPUs", "nest=1", "nest=2", "read_mb nest=1"], body))
+    for kernel, base in pairs:
+        for m in summary.MEASURES:
+            for v in derive.vcpus_of(rd.ok_rows, m.test, kernel):
+                r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
+                if r is not None:
+                    over = rd.overcommitted(kernel, v) or rd.overcommitted(base, v)
+                    body.append([f"{kernel} / {base}", m.title, str(v), units.ratio(r),
+                                 "overcommitted: not a headline" if over else NONE])
+    return section("Ratios", "kernel/base of the medians over boots, 95% bootstrap interval "
+                   "(each kernel's boots resampled independently), at every vCPU count.",
+                   table(["pair", "measure", "vCPUs", "ratio [95% CI]", "cell"], body))
 
 
-def savings(rows: list[Row]) -> list[str]:
+def _cells(rd: ResultDir, test: str, kernels: list[str], columns: list) -> list[list[str]]:
+    """One row per (kernel, vCPUs) of test: estimate cells of columns' (fn, unit)."""
+    rows = rd.ok_rows
+    return [[k, str(v)] + [units.cell(derive.cell_estimate(fn, rows, k, v), unit)
+                           for fn, unit in columns] + [mark(rd, k, v)]
+            for k in kernels for v in derive.vcpus_of(rows, test, k)]
+
+
+def read_side(rd: ResultDir, kernels: list[str]) -> list[str]:
+    columns = [(derive.read_boots, "ns"),
+               (lambda rs, k, v: derive.read_boots(rs, k, v, nest=2), "ns"),
+               (lambda rs, k, v: derive.read_boots(rs, k, v, test="read_mb"), "ns"),
+               (derive.barrier_boots, "ns")]
+    return section("Read side", "Wall-clock time per rcu_read_lock()/rcu_read_unlock() pair "
+                   "under TCG, empty loop subtracted within each run, readers = vCPUs.  "
+                   "read_mb adds smp_mb() after lock and before unlock (the per-section "
+                   "barriers of a non-amortised design); read_mb − read is taken within each "
+                   "boot, then the median over boots.  Negative values are reported as "
+                   "measured.",
+                   table(["kernel", "vCPUs", "nest=1", "nest=2", "read_mb nest=1",
+                          "read_mb − read", "cell"], _cells(rd, "read", kernels, columns)))
+
+
+def gp_latency(rd: ResultDir, kernels: list[str]) -> list[str]:
     body = []
-    for k in derive.stage_kernels(rows):
-        for load in derive.gp_loads(rows, "gp_stages"):
-            for s in derive.savings(rows, k, load):
-                body.append([k, str(s.vcpus), load, fmt(s.saved_ns), fmt(s.waitmb_ns),
-                             fmt(s.break_even)])
-    return section("Amortised-barrier savings",
-                   "saved = read_mb − read ns per read-side section (the barriers the design "
-                   "does not execute); waitmb = the extra time per grace period its waitmb "
-                   "stage costs instead; break-even = waitmb / saved, the read sections per "
-                   "grace period above which amortising wins.  Stddevs propagated from repeats.",
-                   table(["kernel", "vCPUs", "GP load", "saved ns/section", "waitmb ns/GP",
-                          "break-even sections/GP"], body))
+    for load in derive.gp_loads(rd.ok_rows):
+        columns = [(lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld), "ns"),
+                   (lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, "latency_ticks"),
+                    "ticks"),
+                   (lambda rs, k, v, ld=load: derive.per_boot(derive.select(
+                       rs, "gp", "p90_ns", k, v, load=ld)), "ns")]
+        body += [[row[0], row[1], load] + row[2:] for row in
+                 _cells(rd, "gp", kernels, columns)]
+    return section("Grace-period latency", "synchronize_rcu() latency: each boot's median "
+                   "over its samples, then the median over boots; p90 is the module's per-boot "
+                   "90th percentile.",
+                   table(["kernel", "vCPUs", "load", "median", "median ticks", "p90", "cell"],
+                         body))
 
 
-def gp_stages(rows: list[Row]) -> list[str]:
+def callrcu(rd: ResultDir, kernels: list[str]) -> list[str]:
+    cost = _cells(rd, "callrcu_cost", kernels, [(derive.callrcu_cost_boots, "ns")])
+    cap_metrics = (("invoked_per_s", "1/s"), ("queued_per_s", "1/s"),
+                   ("backlog_end", "count"), ("drain_ns", "ns"))
+    cap = _cells(rd, "callrcu_capacity", kernels,
+                 [(lambda rs, k, v, m=m: derive.capacity_boots(rs, k, v, m), u)
+                  for m, u in cap_metrics])
+    return (section("call_rcu() cost", "CPU time per call_rcu() (preallocated heads, no "
+                    "allocation), writers = vCPUs.",
+                    table(["kernel", "vCPUs", "ns per call", "cell"], cost)) +
+            section("call_rcu() capacity", "Callbacks invoked per second while writers keep "
+                    "a bounded backlog; a rate with a large backlog at the end is a lower "
+                    "bound; drain = the rcu_barrier() that empties it.",
+                    table(["kernel", "vCPUs", "invoked/s", "queued/s", "backlog at end",
+                           "drain", "cell"], cap)))
+
+
+def gp_stages(rd: ResultDir) -> list[str]:
     body = []
-    for k in derive.stage_kernels(rows):
-        for v in derive.vcpus_of(rows, "gp_stages", k):
-            for load in derive.gp_loads(rows, "gp_stages"):
-                t = derive.gp_stage_times(rows, k, v, load)
+    for k in derive.stage_kernels(rd.ok_rows):
+        for v in derive.vcpus_of(rd.ok_rows, "gp_stages", k):
+            for load in derive.gp_loads(rd.ok_rows, "gp_stages"):
+                t = derive.gp_stage_times(rd.ok_rows, k, v, load)
                 if t:
-                    body.append([k, str(v), load] + [fmt(t.get(st)) for st in derive.GP_STAGES])
-    return section("Grace-period stages", "Mean ns per grace period in each stage "
-                   "(debugfs stats of the kernels exposing them).",
-                   table(["kernel", "vCPUs", "load"] + [f"{s} ns" for s in derive.GP_STAGES], body))
+                    body.append([k, str(v), load] + [units.cell(t.get(s), "ns")
+                                                      for s in derive.GP_STAGES]
+                                + [mark(rd, k, v)])
+    return section("Grace-period stages", "Time per grace period in each stage (debugfs "
+                   "stats of the kernels exposing them), median over boots.",
+                   table(["kernel", "vCPUs", "load"] + list(derive.GP_STAGES) + ["cell"], body))
 
 
-def refscale(rows: list[Row]) -> list[str]:
-    body = [[a.kernel, str(a.vcpus), str(a.readers), fmt(a.ours), fmt(a.refscale),
-             f"{a.diff_pct:+.1f}%", "**> 10%**" if a.flagged else "ok"]
-            for a in derive.refscale_agreement(rows)]
+def agreement_flag(a: derive.Agreement) -> str:
+    tol = f"{derive.REFSCALE_TOLERANCE_PCT:g}%"
+    if a.resolved:
+        return f"**beyond {tol}**"
+    return f"beyond {tol}, interval reaches ±{tol}" if a.flagged else "ok"
+
+
+def refscale(rd: ResultDir) -> list[str]:
+    body = [[a.kernel, str(a.vcpus), str(a.readers), units.cell(a.ours, "ns"),
+             units.cell(a.refscale, "ns"), units.ratio(a.ratio),
+             agreement_flag(a)] for a in derive.refscale_agreement(rd.ok_rows)]
     return section("Agreement with refscale", "Our read cost per section including the loop "
-                   "(ns_per_pair + baseline_ns, as refscale subtracts no empty loop) against "
-                   f"refscale's, same kernel and readers; flagged beyond "
-                   f"{derive.REFSCALE_TOLERANCE_PCT:g}%.",
-                   table(["kernel", "vCPUs", "readers", "rcubench ns", "refscale ns",
-                          "difference", "flag"], body))
+                   "(ns_per_pair + baseline_ns of the same boot, as refscale subtracts no "
+                   "empty loop) against refscale's, same kernel and readers; flagged when "
+                   f"the ratio of medians is off 1 by more than "
+                   f"{derive.REFSCALE_TOLERANCE_PCT:g}%, in bold when its whole interval "
+                   "is.  Per boot: csv/agreement.csv.",
+                   table(["kernel", "vCPUs", "readers", "rcubench", "refscale",
+                          "ratio [95% CI]", "flag"], body))
 
 
-def callrcu(rows: list[Row], kernels: list[str]) -> list[str]:
-    body = []
-    for k in kernels:
-        for v in derive.vcpus_of(rows, "callrcu", k):
-            cell = {m: derive.stat(derive.values(derive.select(rows, "callrcu", m, k, v, writers=v)))
-                    for m in ("queued_per_s", "invoked_per_s", "peak_outstanding", "barrier_ns")}
-            body.append([k, str(v)] + [fmt(s) for s in cell.values()])
-    return section("call_rcu() throughput", "writers = vCPUs.",
-                   table(["kernel", "vCPUs", "queued/s", "invoked/s", "peak outstanding",
-                          "rcu_barrier ns"], body))
-
-
-def gp_latency(rows: list[Row], kernels: list[str]) -> list[str]:
-    body = []
-    for k in kernels:
-        for v in derive.vcpus_of(rows, "gp", k):
-            for load in derive.gp_loads(rows):
-                cell = [derive.stat(derive.values(derive.select(rows, "gp", m, k, v, load=load)))
-                        for m in ("median_ns", "p90_ns", "p99_ns", "max_ns")]
-                n = derive.gp_samples(rows, k, v, load).size
-                if n:
-                    body.append([k, str(v), load, str(n)] + [fmt(s) for s in cell])
-    return section("Grace-period latency", "synchronize_rcu() latency: the module's per-repeat "
-                   "summaries, mean ± stddev over repeats; samples = all repeats pooled.",
-                   table(["kernel", "vCPUs", "load", "samples", "median ns", "p90 ns", "p99 ns",
-                          "max ns"], body))
-
-
-def urcu(rows: list[Row]) -> list[str]:
-    used = derive.membarrier_used(rows)
+def urcu(rd: ResultDir) -> list[str]:
+    rows, used = rd.ok_rows, derive.membarrier_used(rd.ok_rows)
     body = []
     for f in derive.urcu_flavours(rows):
         for n in derive.vcpus_of(rows, "urcu"):
-            s = derive.urcu_cost(rows, f, n)
-            if s:
-                body.append([f"urcu-{f}", str(n), fmt(s), "/".join(sorted(used.get(f, set()))) or NONE])
+            e = derive.estimate(derive.urcu_boots(rows, f, n))
+            if e:
+                body.append([f"urcu-{f}", str(n), units.cell(e, "ns"),
+                             "/".join(sorted(used.get(f, set()))) or NONE])
     return section("Native liburcu anchor", "Userspace RCU on the host's real CPUs "
                    "(kernel=host, accel=native): urcu-mb executes the barriers per section, "
                    "urcu-memb amortises them with membarrier() (membarrier=0: the library "
                    "fell back to barriers), urcu-qsbr has none.  Real-hardware scale for the "
                    "TCG guest numbers above.",
-                   table(["flavour", "reader threads", "ns/pair", "membarrier"], body))
+                   table(["flavour", "reader threads", "per pair", "membarrier"], body))

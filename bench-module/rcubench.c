@@ -453,8 +453,11 @@ static int rb_test_read(const struct rb_read_ops *ops)
 	}
 	snprintf(params, sizeof(params), "readers=%d;nest=%d;loops=%ld",
 		 readers, nest, n);
-	/* A cost below the noise floor comes out as zero, never negative. */
-	cost = max_t(s64, rb_median(diff, runs), 0);
+	/*
+	 * Not clamped: a cost below the noise floor may come out negative,
+	 * and the analysis needs it as it is (a median over boots).
+	 */
+	cost = rb_median(diff, runs);
 	baseline = rb_median(base, runs);
 	rb_add_row(params, "ns_per_pair", "ns", cost, true);
 	rb_add_row(params, "baseline_ns", "ns", baseline, true);

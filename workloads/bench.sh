@@ -33,8 +33,7 @@ USAGE
 }
 
 ALL_TESTS="read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale"
-RESULTS_PY=$RB_TOP/workloads/bench_results.py
-BOOTS_PY=$RB_TOP/workloads/bench_boots.py
+RESULTS_PY=$RB_TOP/analysis/results.py
 PY=/usr/bin/python3
 
 analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume='' seed=''
@@ -60,7 +59,7 @@ results() {
 }
 
 boots() {
-	"$PY" "$BOOTS_PY" "$@"
+	"$PY" "$RESULTS_PY" "$@"
 }
 
 # The newest sweep under reports/ whose metadata says it is not complete.

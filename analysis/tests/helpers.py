@@ -1,13 +1,11 @@
 """Shared by the analysis tests: import path, fixture dirs, an independent
-reading of the fixture CSV (plain csv + numpy, not the code under test)."""
+reading of the fixture CSV (plain csv, not the code under test)."""
 
 import csv
 import shutil
 import sys
 import tempfile
 from pathlib import Path
-
-import numpy as np
 
 ANALYSIS = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -33,11 +31,6 @@ def raw_values(**match: str) -> list[float]:
             if row["status"] == "ok" and all(cells.get(k) == v for k, v in match.items()):
                 out.append(float(row["value"]))
     return out
-
-
-def mean_std(vals: list[float]) -> tuple[float, float]:
-    arr = np.asarray(vals)
-    return float(arr.mean()), float(arr.std(ddof=1)) if arr.size > 1 else 0.0
 
 
 def rmtree(path: Path) -> None:

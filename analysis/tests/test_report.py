@@ -6,16 +6,18 @@ import subprocess
 import sys
 import unittest
 from pathlib import Path
-from types import SimpleNamespace
 
 import matplotlib.image
 import numpy as np
 
-from helpers import ANALYSIS, copy_fixture, mean_std, raw_values, rmtree
+import tempfile
+
+from helpers import ANALYSIS, copy_fixture, raw_values, rmtree
 
 REPORT = ANALYSIS / "report.py"
-FIGURES = ("read_nest1", "read_nest2", "callrcu", "gp_cdf_1vcpu", "gp_cdf_2vcpu",
-           "gp_cdf_4vcpu", "gp_stages_preempt", "savings_preempt", "urcu_native")
+FIGURES = ("read_nest1", "read_nest2", "read_barriers", "callrcu", "gp_latency_ms",
+           "gp_latency_ticks", "gp_cdf_1vcpu", "gp_cdf_2vcpu", "gp_cdf_4vcpu",
+           "gp_stages_preempt", "urcu_native")
 
 
 def run_report(resultdir: Path) -> subprocess.CompletedProcess:
@@ -30,9 +32,15 @@ def section_rows(md: str, title: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
 
 
-def parse_stat(cell: str) -> tuple[float, float]:
-    mean, _, std = cell.partition(" ± ")
-    return float(mean), float(std or 0)
+CELL = re.compile(r"^(−?[\d.]+) \[(−?[\d.]+), (−?[\d.]+)\] (\S+) \(n=(\d+)\)$")
+
+
+def parse_cell(cell: str) -> tuple[float, float, float, str, int]:
+    """'16.0 [11.0, 21.0] ns (n=3)' -> (16.0, 11.0, 21.0, 'ns', 3)."""
+    m = CELL.match(cell)
+    assert m, cell
+    nums = [float(g.replace("−", "-")) for g in m.groups()[:3]]
+    return nums[0], nums[1], nums[2], m.group(4), int(m.group(5))
 
 
 class GoodReport(unittest.TestCase):
@@ -63,31 +71,30 @@ class GoodReport(unittest.TestCase):
             self.assertGreater(np.mean(pixels[..., :3].min(axis=-1) < 0.9), 0.01, name)
             self.assertIn("<svg", svg.read_text()[:2000], name)
 
-    def test_summary_matches_fixture_means(self) -> None:
-        rows = {(r[0], r[1]): r for r in section_rows(self.md, "Summary")}
-        self.assertEqual(len(rows), 8)  # 4 kernels x vCPUs 2 and 4
-        for (k, v), r in rows.items():
-            read = mean_std(raw_values(test="read", kernel=k, vcpus=v, readers=v, nest="1",
-                                       metric="ns_per_pair"))
-            cbs = mean_std(raw_values(test="callrcu", kernel=k, vcpus=v, writers=v,
-                                      metric="invoked_per_s"))
-            gp = mean_std(raw_values(test="gp", kernel=k, vcpus=v, load="idle",
-                                     metric="median_ns"))
-            for cell, (m, sd) in zip(r[2:], (read, cbs, gp)):
-                got_m, got_sd = parse_stat(cell)
-                self.assertAlmostEqual(got_m, m, delta=0.006 + abs(m) * 1e-6, msg=(k, v, cell))
-                self.assertAlmostEqual(got_sd, sd, delta=0.006 + sd * 1e-3, msg=(k, v, cell))
+    def test_summary_first(self) -> None:
+        sections = re.findall(r"^## (.+)$", self.md, re.M)
+        self.assertEqual(sections[0], "Summary")
+        self.assertIn("### preempt against classic", self.md)
 
-    def test_savings_table(self) -> None:
-        body = section_rows(self.md, "Amortised-barrier savings")
-        self.assertEqual(len(body), 6)
-        for kernel, v, load, saved, waitmb, even in body:
-            self.assertEqual(kernel, "preempt")
-            s = 20 + 10 * int(v)
-            w = {"idle": 50, "readers": 100}[load] * s + 5
-            self.assertEqual(parse_stat(saved), (s, 2.0))
-            self.assertAlmostEqual(parse_stat(waitmb)[0], w)
-            self.assertAlmostEqual(parse_stat(even)[0], w / s, delta=0.006)
+    def test_read_table_medians(self) -> None:
+        """Medians over boots of the fixture's values, n=3, overcommitted marked."""
+        body = section_rows(self.md, "Read side")
+        self.assertEqual(len(body), 12)
+        for k, v, nest1, _, _, diff, mark in body:
+            want = float(np.median(raw_values(test="read", kernel=k, vcpus=v, readers=v,
+                                              nest="1", metric="ns_per_pair")))
+            value, low, high, unit, n = parse_cell(nest1)
+            self.assertAlmostEqual(value, want, delta=abs(want) * 0.005)
+            self.assertTrue(low <= value <= high)
+            self.assertEqual((unit, n), ("ns", 3))
+            self.assertEqual("overcommitted" in mark, v != "1", (k, v, mark))
+            self.assertEqual("flagged boots 3" in mark, (k, v) == ("preempt", "1"))
+            if k == "tree":
+                self.assertLess(parse_cell(diff)[0], 0)  # not clamped
+
+    def test_no_raw_nanosecond_latencies(self) -> None:
+        for row in section_rows(self.md, "Grace-period latency"):
+            self.assertEqual(parse_cell(row[3])[3], "ms", row)
 
     def test_refscale_flag(self) -> None:
         flagged = [(r[0], r[1]) for r in section_rows(self.md, "Agreement with refscale")
@@ -97,7 +104,7 @@ class GoodReport(unittest.TestCase):
     def test_failed_cell_listed(self) -> None:
         body = section_rows(self.md, "Failed cells")
         self.assertEqual(len(body), 1)
-        self.assertEqual(body[0][:4], ["tree", "4", "callrcu", "1"])
+        self.assertEqual(body[0][:4], ["tree", "4", "callrcu_capacity", "2"])
         self.assertEqual(body[0][5], "hang after 120s")
         self.assertRegex(body[0][6], r"results\.csv:\d+$")
 
@@ -112,14 +119,19 @@ class GoodReport(unittest.TestCase):
             self.assertGreater(len(proc.stdout.splitlines()), 20, name)
 
     def test_gnuplot_data_matches(self) -> None:
-        """The .dat beside the script holds the plotted means and stddevs."""
+        """The .dat beside the script holds the plotted medians and intervals."""
         dat = (self.dir / "gnuplot" / "read_nest1.dat").read_text()
-        block = dat.split("# rcu_read_lock/unlock, nest=1, readers = vCPUs: preempt\n")[1]
+        block = dat.split("(TCG): preempt\n")[1]
         points = [tuple(map(float, line.split())) for line in block.split("\n\n")[0].splitlines()]
-        want = [(v, *mean_std(raw_values(test="read", kernel="preempt", vcpus=str(v),
-                                         readers=str(v), nest="1", metric="ns_per_pair")))
-                for v in (1, 2, 4)]
-        np.testing.assert_allclose(points, want, rtol=1e-5)
+        self.assertEqual([p[0] for p in points], [1, 2, 4])
+        for x, y, low, high in points:
+            want = float(np.median(raw_values(test="read", kernel="preempt", vcpus=str(int(x)),
+                                              readers=str(int(x)), nest="1",
+                                              metric="ns_per_pair")))
+            self.assertAlmostEqual(y, want)
+            self.assertTrue(low <= y <= high)
+        boots = dat.split("(TCG): preempt, per boot\n")[1].split("\n\n")[0].splitlines()
+        self.assertEqual(len(boots), 9)  # 3 boots x 3 vCPU counts
 
     def test_terminal_plot_printed(self) -> None:
         self.assertIn("rcu_read_lock/unlock, nest=1", self.proc.stdout)
@@ -130,6 +142,7 @@ class BadReport(unittest.TestCase):
     def test_refused_keeping_old_outputs(self) -> None:
         for name in ("bad-header", "bad-columns", "bad-value", "truncated", "old-schema",
                      "unknown-kernel"):
+            where = r"metadata\.json" if name == "old-schema" else r"results\.csv:\d+"
             d = copy_fixture(name)
             try:
                 (d / "report.md").write_text("earlier report\n")
@@ -138,11 +151,22 @@ class BadReport(unittest.TestCase):
                 self.assertNotEqual(proc.returncode, 0, name)
                 lines = proc.stderr.strip().splitlines()
                 self.assertEqual(len(lines), 1, f"{name}: {proc.stderr}")
-                self.assertRegex(lines[0], r"^rcu-bench: error: .*results\.csv:\d+: ", name)
+                self.assertRegex(lines[0], rf"^rcu-bench: error: .*{where}: ", name)
                 self.assertEqual(sorted(p.relative_to(d) for p in d.rglob("*")), before, name)
                 self.assertEqual((d / "report.md").read_text(), "earlier report\n", name)
             finally:
                 rmtree(d)
+
+    def test_empty_directory(self) -> None:
+        d = Path(tempfile.mkdtemp(prefix="rb-empty-"))
+        try:
+            proc = run_report(d)
+            self.assertEqual(proc.returncode, 1)
+            self.assertRegex(proc.stderr, r"^rcu-bench: error: .*: no csv/results\.csv: not a "
+                             r"result directory \(or an empty one\)\n$")
+            self.assertEqual(list(d.iterdir()), [])
+        finally:
+            d.rmdir()
 
     def test_missing_directory(self) -> None:
         proc = run_report(Path("/nonexistent/rb-results"))
@@ -152,26 +176,3 @@ class BadReport(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-
-
-class OvercommitNote(unittest.TestCase):
-    """The header warns about guests with more vCPUs than the host has CPUs."""
-
-    @staticmethod
-    def rows(*cells: tuple[str, int]) -> SimpleNamespace:
-        return SimpleNamespace(rows=[SimpleNamespace(accel=a, vcpus=v) for a, v in cells])
-
-    def test_names_only_overcommitted_guest_counts(self) -> None:
-        import report
-        rd = self.rows(("tcg", 1), ("tcg", 2), ("tcg", 4), ("tcg", 8), ("native", 16))
-        note = report.overcommit_note(rd, {"cpus": 2})
-        self.assertEqual(len(note), 1)
-        self.assertIn("the host has 2 CPUs, so at 4, 8 vCPUs", note[0])
-        self.assertIn("inflate by up to vCPUs/2", note[0])
-
-    def test_silent_when_host_is_big_enough_or_unknown(self) -> None:
-        import report
-        rd = self.rows(("tcg", 1), ("tcg", 4))
-        self.assertEqual(report.overcommit_note(rd, {"cpus": 4}), [])
-        self.assertEqual(report.overcommit_note(rd, "fixture"), [])
-        self.assertEqual(report.overcommit_note(rd, {"cpus": "two"}), [])

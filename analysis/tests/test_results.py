@@ -1,8 +1,13 @@
 """Loading and validation: good input loads, bad input names file and line."""
 
+import shutil
+import subprocess
+import sys
+import tempfile
 import unittest
+from pathlib import Path
 
-from helpers import FIXTURES, GOOD
+from helpers import ANALYSIS, FIXTURES, GOOD, copy_fixture, rmtree
 import results
 import suiteconf
 
@@ -16,7 +21,7 @@ class GoodInput(unittest.TestCase):
         self.assertEqual(len(rd.failed_rows), 1)
         failed = rd.failed_rows[0]
         self.assertEqual((failed.kernel, failed.vcpus, failed.test, failed.repeat),
-                         ("tree", 4, "callrcu", 1))
+                         ("tree", 4, "callrcu_capacity", 2))
         self.assertIsNone(failed.value)
         self.assertEqual(failed.reason, "hang after 120s")
         self.assertEqual(lines[failed.line - 1].split(",")[-1], failed.status)
@@ -56,8 +61,10 @@ class BadInput(unittest.TestCase):
 
     def test_old_schema(self) -> None:
         want = suiteconf.schema_version()
-        self.assert_refused("old-schema", 2,
-                            f"result directory from schema v0, this suite reads v{want}")
+        with self.assertRaises(results.ResultsError) as ctx:
+            results.load_result_dir(FIXTURES / "old-schema")
+        self.assertIn(f"result directory from schema v{want - 1}, this suite reads v{want}",
+                      str(ctx.exception))
 
     def test_unknown_kernel(self) -> None:
         self.assert_refused("unknown-kernel", 4, "unknown kernel 'rt-preempt'")
@@ -66,6 +73,84 @@ class BadInput(unittest.TestCase):
         with self.assertRaises(results.ResultsError):
             results.load_result_dir(FIXTURES / "nonexistent")
 
+    def test_empty_dir_and_header_only(self) -> None:
+        d = Path(tempfile.mkdtemp(prefix="rb-empty-"))
+        try:
+            with self.assertRaisesRegex(results.ResultsError, "no csv/results.csv"):
+                results.load_result_dir(d)
+            (d / "csv").mkdir()
+            (d / "csv" / "results.csv").write_text(",".join(suiteconf.csv_columns()) + "\n")
+            with self.assertRaisesRegex(results.ResultsError, "no rows"):
+                results.load_result_dir(d)
+        finally:
+            shutil.rmtree(d)
+
+    def test_boots_record_required(self) -> None:
+        """...when guests ran: a host-only directory (liburcu anchor) has none."""
+        d = copy_fixture("good")
+        try:
+            (d / "csv" / "boots.csv").unlink()
+            with self.assertRaisesRegex(results.ResultsError, "no csv/boots.csv"):
+                results.load_result_dir(d)
+            path = d / "csv" / "results.csv"
+            lines = path.read_text().splitlines(keepends=True)
+            path.write_text("".join(lines[:1] + [x for x in lines if ",native,host," in x]))
+            self.assertEqual({r.test for r in results.load_result_dir(d).rows}, {"urcu"})
+        finally:
+            rmtree(d)
+
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SweepCommands(unittest.TestCase):
+    """The subcommands workloads/bench.sh calls write what load_result_dir reads."""
+
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="rb-sweep-"))
+        self.sweep = self.tmp / "sweep"
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp)
+
+    def run_cmd(self, command: str, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(ANALYSIS / "results.py"), command,
+                               "--dir", str(self.sweep), *args],
+                              capture_output=True, text=True, timeout=60)
+
+    def boot_dir(self, rows: list[str]) -> Path:
+        cell = self.tmp / "cell"
+        (cell / "results").mkdir(parents=True, exist_ok=True)
+        (cell / "status").write_text("ok\n")
+        (cell / "results" / "cells.txt").write_text("read ok\nrefscale ok\n")
+        (cell / "results" / "bench.csv").write_text("\n".join(rows) + "\n")
+        return cell
+
+    def test_init_merge_pending_finish(self) -> None:
+        want = str(suiteconf.schema_version())
+        proc = self.run_cmd("init", "--commit", "c0ffee", "--accel", "tcg", "--qemu", "q",
+                            "--cache", str(self.tmp), "--kernels", "tree", "--vcpus", "1",
+                            "--repeats", "1", "--tests", "read refscale", "--profile", "quick",
+                            "--schema-version", want,
+                            "--columns", " ".join(suiteconf.csv_columns()))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.run_cmd("get", "kernels").stdout.strip(), "tree")
+        common = ["--kernel", "tree", "--vcpus", "1", "--repeat", "1"]
+        self.assertEqual(self.run_cmd("pending", *common, "--tests", "read refscale")
+                         .stdout.split(), ["read", "refscale"])
+        cell = self.boot_dir(["read,readers=1;nest=1;loops=9,ns_per_pair,10,ns,rcubench",
+                              "read,readers=1;nest=1;loops=9,baseline_ns,0.5,ns,rcubench",
+                              "refscale,readers=1;nest=1,ns_per_pair,21,ns,refscale"])
+        proc = self.run_cmd("merge", *common, "--tests", "read refscale", "--commit", "c0ffee",
+                            "--accel", "tcg", "--schema-version", want, "--cell-dir", str(cell))
+        self.assertEqual(proc.stdout.split(), ["read:ok", "refscale:ok"], proc.stderr)
+        self.assertEqual(self.run_cmd("pending", *common, "--tests", "read refscale")
+                         .stdout.strip(), "")
+        proc = self.run_cmd("finish")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        agreement = (self.sweep / "csv" / "agreement.csv").read_text().splitlines()
+        self.assertEqual(agreement[1], "tree,1,1,10.000,10.500,21.000,0.500")
+        rows = results.load_csv(self.sweep / "csv" / "results.csv", suiteconf.csv_columns(),
+                                suiteconf.kernels(), int(want))
+        self.assertEqual(len(rows), 3)

@@ -1,0 +1,215 @@
+"""The top of report.md: what each kernel of suite.conf COMPARE_PAIRS costs
+against its base, as ratios of medians with 95% intervals, each with one
+plain sentence generated from the data.
+
+Only cells with fewer vCPUs than the host has CPUs feed a ratio; of those,
+the largest vCPU count both kernels measured is the headline (the tables
+below give every cell).
+
+Call points for the modules other issues add (each optional: absent, the
+summary says so; each returns Markdown lines, bullets "- **Title**: ..."):
+  counts.headline(rd, kernel, base)    read-side instruction counts and
+                                       modelled ns of kernel against base
+  counts.break_even(rd, kernel, base)  the count-based amortised-barrier balance
+  counts.report_section(rd, kernels)   its detailed section (report.py)
+  latency.headline(rd, kernel, base)   latency under long readers
+  latency.report_section(rd, kernels)  its detailed section (report.py)
+with rd a results.ResultDir; derive.per_boot, stats.median_ci/ratio_ci and
+units.cell/units.ratio give them the same statistics and formatting.
+"""
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+import derive
+import units
+from results import ResultDir
+from stats import Estimate
+
+MIN_BOOTS_NARROW = 5  # fewer boots per cell than this: say the intervals are wide
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A headline figure: the cell function and the words of its sentence."""
+
+    title: str
+    test: str
+    fn: derive.CellFn
+    unit: str
+    what: str           # subject of the sentence
+    more: str           # verdict when kernel/base is above 1
+    less: str           # ... below 1
+
+
+MEASURES = (
+    Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
+            "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
+            "more expensive", "cheaper"),
+    Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
+            "an idle synchronize_rcu() takes", "longer", "shorter"),
+    Measure("Grace-period latency in ticks", "gp",
+            lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
+            "an idle synchronize_rcu() takes", "longer", "shorter"),
+    Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
+            "a call_rcu() costs its caller", "more expensive", "cheaper"),
+    Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
+            "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower"),
+)
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """analysis/NAME.py if this tree has it (counts.py, latency.py), else None."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name == name:
+            return None
+        raise
+
+
+def optional_lines(module: str, func: str, *args: object) -> list[str] | None:
+    """module.func(*args) (a list of Markdown lines) when the module defines it."""
+    mod = optional_module(module)
+    fn = getattr(mod, func, None) if mod else None
+    return fn(*args) if fn else None
+
+
+def usable_vcpus(rd: ResultDir, test: str, kernel: str, base: str) -> list[int]:
+    """vCPU counts both kernels measured, not overcommitted."""
+    rows = rd.ok_rows
+    both = set(derive.vcpus_of(rows, test, kernel)) & set(derive.vcpus_of(rows, test, base))
+    return sorted(v for v in both
+                  if not rd.overcommitted(kernel, v) and not rd.overcommitted(base, v))
+
+
+def verdict(e: Estimate, m: Measure, kernel: str, neutral: float) -> str:
+    """'more expensive on preempt', or unresolved when the interval reaches neutral."""
+    if not e.excludes(neutral):
+        mark = f"{neutral:g}×" if neutral else "0"
+        return f"a difference this sweep does not resolve (the interval includes {mark})"
+    return f"{m.more if e.value > neutral else m.less} on {kernel}"
+
+
+def comparison(m: Measure, r: Estimate | None, d: Estimate | None, b: Estimate,
+               kernel: str, base: str) -> str | None:
+    """'2.29× (95% CI ..., ), verdict' or, when base's figure reaches zero
+    (a ratio would be meaningless), the difference with its interval."""
+    if r is not None and r.bounded and b.low > 0:
+        return (f"{units.sig(r.value)}× (95% CI {units.sig(r.low)}–{units.sig(r.high)}×), "
+                f"{verdict(r, m, kernel, 1.0)}")
+    if d is None:
+        return None
+    return (f"{units.value(d.value, m.unit)} apart (95% CI {units.value(d.low, m.unit)} to "
+            f"{units.value(d.high, m.unit)}; no ratio: {base}'s figure is not distinguishable "
+            f"from zero), {verdict(d, m, kernel, 0.0)}")
+
+
+def sentence(m: Measure, rd: ResultDir, kernel: str, base: str, vcpus: int) -> str | None:
+    """One sentence: both medians, their ratio (or difference) with its interval,
+    the verdict."""
+    rows = rd.ok_rows
+    a = derive.cell_estimate(m.fn, rows, kernel, vcpus)
+    b = derive.cell_estimate(m.fn, rows, base, vcpus)
+    if a is None or b is None:
+        return None
+    text = comparison(m, derive.ratio(m.fn, rows, kernel, base, vcpus),
+                      derive.difference(m.fn, rows, kernel, base, vcpus), b, kernel, base)
+    plural = "s" if vcpus > 1 else ""
+    return (f"At {vcpus} vCPU{plural}, {m.what} {units.value(a.value, m.unit)} on {kernel} "
+            f"against {units.value(b.value, m.unit)} on {base} ({a.n} and {b.n} boots): "
+            f"{text}.")
+
+
+def measure_line(m: Measure, rd: ResultDir, kernel: str, base: str) -> str | None:
+    """The summary bullet of one measure, None when neither kernel measured it."""
+    if not (derive.vcpus_of(rd.ok_rows, m.test, kernel)
+            and derive.vcpus_of(rd.ok_rows, m.test, base)):
+        return None
+    usable = usable_vcpus(rd, m.test, kernel, base)
+    text = sentence(m, rd, kernel, base, usable[-1]) if usable else None
+    if text is None:
+        text = (f"no cell with fewer vCPUs than the host's {rd.host_cpus or '?'} CPUs has "
+                "both kernels' figures: no ratio (see the tables).")
+    return f"- **{m.title}**: {text}"
+
+
+def barrier_line(rd: ResultDir, kernel: str) -> str | None:
+    """What per-section smp_mb() would add on kernel: the read side of the
+    amortised-barrier balance (read_mb − read, paired within each boot)."""
+    usable = [v for v in derive.vcpus_of(rd.ok_rows, "read_mb", kernel)
+              if not rd.overcommitted(kernel, v)]
+    e = derive.cell_estimate(derive.barrier_boots, rd.ok_rows, kernel, usable[-1]) \
+        if usable else None
+    if e is None:
+        return None
+    sign = "adds" if e.value >= 0 else "changes the cost by"
+    ci = f"{units.value(e.low, 'ns')} to {units.value(e.high, 'ns')}"
+    meaning = ("the cost per section the amortised barriers avoid" if e.excludes(0.0) else
+               "not resolved from zero by this sweep")
+    return (f"- **Amortised barriers, read side (wall clock)**: at {usable[-1]} vCPU"
+            f"{'s' if usable[-1] > 1 else ''}, smp_mb() after lock and before unlock "
+            f"{sign} {units.value(e.value, 'ns')} per section on {kernel} (95% CI {ci}, "
+            f"{e.n} boots, read_mb − read within each boot): {meaning}.")
+
+
+def pair_section(rd: ResultDir, kernel: str, base: str) -> list[str]:
+    lines = [f"### {kernel} against {base}", ""]
+    counted = optional_lines("counts", "headline", rd, kernel, base)
+    lines += counted if counted is not None else [
+        "- **Read side, counted**: no instruction counts (analysis/counts.py is not in "
+        "this tree)."]
+    lines += [line for m in MEASURES if (line := measure_line(m, rd, kernel, base))]
+    lines += optional_lines("latency", "headline", rd, kernel, base) or []
+    barrier = barrier_line(rd, kernel)
+    lines += [barrier] if barrier else []
+    balance = optional_lines("counts", "break_even", rd, kernel, base)
+    if barrier or balance:
+        lines += balance if balance is not None else [
+            "- **Amortised barriers, balance**: the count-based break-even against the "
+            "grace-period side comes from analysis/counts.py (not in this tree)."]
+    return lines + [""]
+
+
+def present_pairs(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    have = {r.kernel for r in rd.ok_rows}
+    return [(k, b) for k, b in pairs if k in have and b in have]
+
+
+def boots_per_cell(rd: ResultDir) -> int:
+    """The fewest boots any guest (kernel, vcpus) cell had."""
+    cells: dict[tuple[str, int], set[int]] = {}
+    for r in rd.ok_rows:
+        if r.accel != "native":
+            cells.setdefault((r.kernel, r.vcpus), set()).add(r.repeat)
+    return min((len(v) for v in cells.values()), default=0)
+
+
+def caveats(rd: ResultDir) -> list[str]:
+    lines = [f"Ratios are kernel/base of the medians over boots, with 95% percentile-bootstrap "
+             f"intervals (boots of each kernel resampled independently); only cells with fewer "
+             f"vCPUs than the host's {rd.host_cpus or '?'} CPUs count, the largest such vCPU "
+             "count is shown.  Wall-clock figures are TCG (emulation) times: compare them as "
+             "ratios."]
+    flagged = sum(b.flagged for b in rd.boots.values())
+    if flagged:
+        lines.append(f"{flagged} of {len(rd.boots)} boots ran beside other host load "
+                     "(boots.csv); the tables name them.")
+    n = boots_per_cell(rd)
+    if 0 < n < MIN_BOOTS_NARROW:
+        lines.append(f"Only {n} boots per cell (quick profile): the intervals are wide; a "
+                     "design decision wants the full profile.")
+    return [" ".join(lines), ""]
+
+
+def summary(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
+    """The report's first section."""
+    present = present_pairs(rd, pairs)
+    if not present:
+        return ["## Summary", "", "No pair of suite.conf COMPARE_PAIRS has rows in this "
+                "sweep.", ""]
+    lines = ["## Summary", ""] + caveats(rd)
+    for kernel, base in present:
+        lines += pair_section(rd, kernel, base)
+    return lines
