@@ -44,7 +44,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 
 static char *test = "read";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu, gp");
+MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu, gp, count_read, count_read_mb, count_callrcu, count_gp");
 
 static int readers = 1;
 module_param(readers, int, 0444);
@@ -675,6 +675,244 @@ out:
 	return ret;
 }
 
+/* ---- count_read, count_read_mb, count_callrcu, count_gp ------------- */
+
+/*
+ * Counting tests for the rbcount QEMU plugin (workloads/tcg-plugin/): they
+ * time nothing, they bracket loops with marker no-ops (rb_marker.h) and
+ * the plugin counts the instructions executed in between.  Each region
+ * runs a loop twice, with loops/2 and loops iterations: the difference
+ * divided by the difference in iterations is the exact per-iteration count
+ * of the loop body, free of the call and marker overhead.  The host joins
+ * the plugin's records with the lines of debugfs rcubench/count_labels,
+ * "id,test,params,role,iterations", one per region or window in the order
+ * they ran (regions of one id run one after the other on one CPU).
+ *
+ * irqs=off runs the loop with interrupts disabled; irqs=on with them
+ * enabled (the real path: local_irq_restore() ends in sti) and preemption
+ * disabled so that the region stays on its CPU; the plugin counts the
+ * interrupts that land in it separately.
+ */
+#include "rb_marker.h"
+
+#define RB_ID_COUNT_READ 1
+#define RB_ID_COUNT_READ_MB 2
+#define RB_ID_COUNT_CALLRCU 3
+#define RB_ID_COUNT_GP 4
+#define RB_ID_COUNT_CB 5
+
+/* Iterations of a counted loop when loops= is absent. */
+#define RB_COUNT_LOOPS 20000L
+/* The most call_rcu() heads one count_callrcu run preallocates. */
+#define RB_COUNT_MAX_CALLS 100000L
+
+static char *rb_labels;
+static size_t rb_labels_len;
+#define RB_LABELS_SIZE 8192
+
+static void rb_label(int id, const char *params, const char *role, long iterations)
+{
+	if (!rb_labels)
+		return;
+	rb_labels_len += scnprintf(rb_labels + rb_labels_len,
+				   RB_LABELS_SIZE - rb_labels_len, "%d,%s,%s,%s,%ld\n",
+				   id, test, params, role, iterations);
+}
+
+static int rb_count_labels_show(struct seq_file *m, void *v)
+{
+	if (rb_labels)
+		seq_write(m, rb_labels, rb_labels_len);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rb_count_labels);
+
+/* The marker ids must be constants: one region function per id. */
+#define RB_DEFINE_REGION(name, id)					\
+static noinline void name(void (*fn)(long last), long n)		\
+{									\
+	RB_REGION_START(id);						\
+	fn(n - 1);							\
+	RB_REGION_END(id);						\
+}
+RB_DEFINE_REGION(rb_region_read, RB_ID_COUNT_READ)
+RB_DEFINE_REGION(rb_region_read_mb, RB_ID_COUNT_READ_MB)
+
+/* One region of n iterations, with interrupts on (preemption off) or off. */
+static void rb_count_region(void (*region)(void (*fn)(long), long),
+			    void (*fn)(long last), long n, bool irqs_on)
+{
+	unsigned long flags;
+
+	if (irqs_on) {
+		preempt_disable();
+		region(fn, n);
+		preempt_enable();
+	} else {
+		local_irq_save(flags);
+		region(fn, n);
+		local_irq_restore(flags);
+	}
+}
+
+static long rb_count_loops(void)
+{
+	return loops_given ? loops : RB_COUNT_LOOPS;
+}
+
+static int rb_test_count_read(const struct rb_read_ops *ops, int id,
+			      void (*region)(void (*fn)(long), long))
+{
+	long n = rb_count_loops();
+	char params[96];
+	int nst, irqs_on;
+
+	for (nst = 1; nst <= 2; nst++) {
+		void (*section)(long) = nst == 2 ? ops->section_nest2 : ops->section;
+
+		for (irqs_on = 1; irqs_on >= 0; irqs_on--) {
+			snprintf(params, sizeof(params), "readers=1;nest=%d;irqs=%s;loops=%ld",
+				 nst, irqs_on ? "on" : "off", n);
+			/* Untimed warm-up: translation, caches. */
+			section(n / 16);
+			rb_count_region(region, rb_empty_loop, n / 2, irqs_on);
+			rb_label(id, params, "base_half", n / 2);
+			rb_count_region(region, rb_empty_loop, n, irqs_on);
+			rb_label(id, params, "base_full", n);
+			rb_count_region(region, section, n / 2, irqs_on);
+			rb_label(id, params, "section_half", n / 2);
+			rb_count_region(region, section, n, irqs_on);
+			rb_label(id, params, "section_full", n);
+		}
+	}
+	pr_info("%s: %ld loops counted\n", test, n);
+	return 0;
+}
+
+/* count_callrcu: per call_rcu() with preallocated heads, per callback invoked. */
+static struct rcu_head *rb_count_heads;
+static long rb_count_next_head;
+static atomic_long_t rb_count_invoked;
+
+static void rb_count_cb(struct rcu_head *rh)
+{
+	atomic_long_inc(&rb_count_invoked);
+}
+
+static noinline void rb_count_callrcu_loop(long last)
+{
+	struct rcu_head *rh = rb_count_heads + rb_count_next_head;
+	long i;
+
+	for (i = last; i >= 0; i--)
+		call_rcu(rh++, rb_count_cb);
+	rb_count_next_head = rh - rb_count_heads;
+}
+
+RB_DEFINE_REGION(rb_region_callrcu, RB_ID_COUNT_CALLRCU)
+
+static int rb_test_count_callrcu(void)
+{
+	long n = min(rb_count_loops(), RB_COUNT_MAX_CALLS / 4);
+	long total = 2 * n + n / 2, posted;
+	char params[96];
+	unsigned long flags;
+
+	rb_count_heads = kvcalloc(total, sizeof(*rb_count_heads), GFP_KERNEL);
+	if (!rb_count_heads)
+		return -ENOMEM;
+	rb_count_next_head = 0;
+	atomic_long_set(&rb_count_invoked, 0);
+	snprintf(params, sizeof(params), "calls=%ld", n);
+	rcu_barrier(); /* Start with no callbacks of ours or anyone's queued. */
+	rb_count_region(rb_region_callrcu, rb_empty_loop, n / 2, true);
+	rb_label(RB_ID_COUNT_CALLRCU, params, "base_half", n / 2);
+	rb_count_region(rb_region_callrcu, rb_empty_loop, n, true);
+	rb_label(RB_ID_COUNT_CALLRCU, params, "base_full", n);
+	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n / 2, true);
+	rb_label(RB_ID_COUNT_CALLRCU, params, "section_half", n / 2);
+	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n, true);
+	rb_label(RB_ID_COUNT_CALLRCU, params, "section_full", n);
+	rcu_barrier();
+	/* Per callback invoked: a window over n more calls and their invocation. */
+	local_irq_save(flags);
+	RB_WINDOW_OPEN(RB_ID_COUNT_CB);
+	local_irq_restore(flags);
+	rb_count_callrcu_loop(n - 1);
+	rcu_barrier();
+	RB_WINDOW_CLOSE(RB_ID_COUNT_CB);
+	rb_label(RB_ID_COUNT_CB, params, "window", n);
+	posted = rb_count_next_head;
+	kvfree(rb_count_heads);
+	rb_count_heads = NULL;
+	if (atomic_long_read(&rb_count_invoked) != posted) {
+		pr_err("count_callrcu: %ld callbacks posted, %ld invoked\n", posted,
+		       atomic_long_read(&rb_count_invoked));
+		return -EIO;
+	}
+	pr_info("count_callrcu %s: %ld callbacks posted and invoked\n", params, posted);
+	return 0;
+}
+
+/* count_gp: the RCU core's work over samples= synchronize_rcu() calls. */
+static int rb_test_count_gp(void)
+{
+	int self = get_cpu(), cpu, nload = 0, ret = 0, i;
+	struct task_struct **tasks;
+	char params[96];
+
+	put_cpu();
+	tasks = kcalloc(nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return -ENOMEM;
+	if (!strcmp(load, "readers")) {
+		for_each_online_cpu(cpu) {
+			if (cpu == self)
+				continue;
+			tasks[nload] = rb_start_kthread(rb_gp_load_fn, NULL, cpu, "load");
+			if (IS_ERR(tasks[nload])) {
+				ret = PTR_ERR(tasks[nload]);
+				goto stop;
+			}
+			nload++;
+		}
+	}
+	synchronize_rcu(); /* Warm-up, and the readers are running. */
+	snprintf(params, sizeof(params), "load=%s;gps=%d;cpus=%d", load, samples,
+		 num_online_cpus());
+	RB_WINDOW_OPEN(RB_ID_COUNT_GP);
+	for (i = 0; i < samples; i++)
+		synchronize_rcu();
+	RB_WINDOW_CLOSE(RB_ID_COUNT_GP);
+	rb_label(RB_ID_COUNT_GP, params, "window", samples);
+	pr_info("count_gp %s: window done\n", params);
+stop:
+	rb_stop_kthreads(tasks, nload);
+	kfree(tasks);
+	return ret;
+}
+
+static int rb_run_count_test(void)
+{
+	rb_labels = kzalloc(RB_LABELS_SIZE, GFP_KERNEL);
+	if (!rb_labels)
+		return -ENOMEM;
+	if (!strcmp(test, "count_read"))
+		return rb_test_count_read(&rb_read_ops[0], RB_ID_COUNT_READ, rb_region_read);
+	if (!strcmp(test, "count_read_mb"))
+		return rb_test_count_read(&rb_read_ops[1], RB_ID_COUNT_READ_MB,
+					  rb_region_read_mb);
+	if (!strcmp(test, "count_callrcu"))
+		return rb_test_count_callrcu();
+	return rb_test_count_gp();
+}
+
+static bool rb_is_count_test(void)
+{
+	return !strcmp(test, "count_read") || !strcmp(test, "count_read_mb") ||
+	       !strcmp(test, "count_callrcu") || !strcmp(test, "count_gp");
+}
+
 /* ---- parameters, init, exit ------------------------------------------ */
 
 struct rb_int_param {
@@ -728,7 +966,9 @@ static int rb_run_test(void)
 		return rb_test_callrcu();
 	if (!strcmp(test, "gp"))
 		return rb_test_gp();
-	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu or gp\n", test);
+	if (rb_is_count_test())
+		return rb_run_count_test();
+	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu, gp or count_*\n", test);
 	return -EINVAL;
 }
 
@@ -745,17 +985,22 @@ static int __init rb_init(void)
 		return -ENOMEM;
 	ret = rb_run_test();
 	if (ret) {
+		kfree(rb_labels);
 		kvfree(rb_rows);
 		return ret;
 	}
 	rb_debugfs_dir = debugfs_create_dir("rcubench", NULL);
 	debugfs_create_file("results", 0444, rb_debugfs_dir, NULL, &rb_results_fops);
+	if (rb_labels)
+		debugfs_create_file("count_labels", 0444, rb_debugfs_dir, NULL,
+				    &rb_count_labels_fops);
 	return 0;
 }
 
 static void __exit rb_exit(void)
 {
 	debugfs_remove_recursive(rb_debugfs_dir);
+	kfree(rb_labels);
 	kvfree(rb_rows);
 }
 

@@ -8,6 +8,8 @@
 #   cells.txt        one line per test: "<test> ok" or "<test> failed:<why>"
 #   perf-<test>.txt  perf stat (software events, system-wide) of each test
 #   stats-<when>.txt the preemptible RCU debugfs stats around the gp test
+#   count-labels.csv the count_* tests' region labels, for the host to join
+#                    with the rbcount plugin's counts (plugin boots only)
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
 : "${BENCH_TESTS:=read read_mb callrcu gp refscale rcuscale}"
 : "${BENCH_NESTS:=1 2}"
@@ -16,6 +18,8 @@
 : "${BENCH_CALLRCU_MS:=500}"
 : "${BENCH_GP_SAMPLES:=50}"
 : "${BENCH_WAIT_S:=120}"
+: "${BENCH_COUNT_LOOPS:=20000}"
+: "${BENCH_COUNT_GPS:=20}"
 
 MOD=/modules
 NCPUS=$(nproc)
@@ -38,6 +42,9 @@ rcubench() {
 		return 1
 	}
 	cat /sys/kernel/debug/rcubench/results >>"$ROWS" || { rmmod rcubench; echo "no results file"; return 1; }
+	# The count_* tests' region labels (see rcubench_count below).
+	labels=/sys/kernel/debug/rcubench/count_labels
+	[ ! -f $labels ] || cat $labels >>/results/count-labels.csv
 	rmmod rcubench
 }
 
@@ -192,6 +199,33 @@ test_rcuscale() {
 	awk -v p="$params" '{ printf "rcuscale,%s;sample=%d,gp_latency_ns,%s,ns,rcuscale\n", p, $1, $2; s += $2 }
 		END { printf "rcuscale,%s,gp_latency_ns,%.0f,ns,rcuscale\n", p, s / NR }' \
 		/tmp/rcuscale.ns >>"$ROWS"
+}
+
+# ---- count_*: only in boots with the rbcount plugin (workloads/tcg-plugin) ----
+# The module marks regions; its labels say which region is which.  The
+# counts themselves are written by the plugin on the host, so these tests
+# add no rows here: the host turns counts + labels into rows.
+rcubench_count() {
+	rcubench "$@" || return 1
+	grep -q ",${1#test=}," /results/count-labels.csv 2>/dev/null || { echo "no count labels for $2"; return 1; }
+}
+
+test_count_read() {
+	rcubench_count test=count_read loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_read_mb() {
+	rcubench_count test=count_read_mb loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_callrcu() {
+	rcubench_count test=count_callrcu loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_gp() {
+	for load in idle readers; do
+		rcubench_count test=count_gp load="$load" samples="$BENCH_COUNT_GPS" || return 1
+	done
 }
 
 say "tests '$BENCH_TESTS' on $NCPUS CPUs"
