@@ -115,7 +115,6 @@ enum rb_class {
 	C_INSNS, C_LOCKED, C_FENCES, C_CLI, C_STI, C_PUSHF, C_POPF,
 	C_PERCPU, C_CALLS, C_RETS, C_LOADS, C_STORES, C_N
 };
-#define C_STATIC C_LOADS	/* classes known at translation time */
 
 static const char *const rb_class_name[C_N] = {
 	"insns", "locked", "fences", "cli", "sti", "pushf", "popf",
@@ -123,11 +122,14 @@ static const char *const rb_class_name[C_N] = {
 };
 
 struct rb_decoded {
-	uint32_t cls[C_STATIC];
+	uint32_t cls[C_N];
 	int marker_op;		/* 0: not a marker */
 	int marker_id;
 	bool iret;
+	bool mem_known;		/* its loads and stores are static: in cls */
 };
+
+static void rb_static_mem(uint8_t op, bool has_modrm, uint8_t modrm, struct rb_decoded *d);
 
 /* Decode the few facts we count from one x86-64 instruction's bytes. */
 static void rb_decode(const uint8_t *p, size_t len, struct rb_decoded *d)
@@ -178,6 +180,8 @@ static void rb_decode(const uint8_t *p, size_t len, struct rb_decoded *d)
 		    ((modrm >> 3) & 7) >= 5)
 			d->cls[C_FENCES] = 1;
 		d->cls[C_LOCKED] = lock;
+		/* jcc rel32: no memory access. */
+		d->mem_known = op2 >= 0x80 && op2 <= 0x8f;
 		return;
 	}
 	/* xchg with a memory operand is locked without the prefix. */
@@ -195,6 +199,36 @@ static void rb_decode(const uint8_t *p, size_t len, struct rb_decoded *d)
 			d->cls[C_CALLS] = 1;
 		break;
 	}
+	rb_static_mem(op, has_modrm, modrm, d);
+}
+
+/*
+ * The loads and stores of the instructions that commonly end a block, known
+ * from the opcode.  QEMU 7.2 leaves a block's last memory callbacks armed
+ * after the block exits, so an interrupt delivered next would report its
+ * own descriptor and stack accesses through them: the last instruction of
+ * a block is counted statically when it is one of these.
+ */
+static void rb_static_mem(uint8_t op, bool has_modrm, uint8_t modrm, struct rb_decoded *d)
+{
+	int reg = (modrm >> 3) & 7, loads = 0, stores = 0;
+	bool mem = has_modrm && (modrm >> 6) != 3;
+
+	if ((op >= 0x70 && op <= 0x7f) || op == 0xeb || op == 0xe9 || op == 0xe3 ||
+	    op == 0xfa || op == 0xfb || op == 0xf4 || op == 0x90)
+		;
+	else if (op == 0xe8 || op == 0x9c)
+		stores = 1;
+	else if (op == 0xc3 || op == 0xc2 || op == 0x9d)
+		loads = 1;
+	else if (op == 0xff && has_modrm && (reg == 2 || reg == 4)) {
+		loads = mem;
+		stores = reg == 2;
+	} else
+		return;
+	d->mem_known = true;
+	d->cls[C_LOADS] = loads;
+	d->cls[C_STORES] = stores;
 }
 
 /* ---- System.map: interrupt entries and functions ---------------------- */
@@ -372,7 +406,7 @@ static unsigned long rb_ntb_fast, rb_ntb_slow;
 
 /* What the translator knows about one block (never freed: blocks are few). */
 struct rb_tb {
-	uint32_t cls[C_STATIC];	/* totals of the block */
+	uint32_t cls[C_N];	/* totals of the block */
 	uint64_t vaddr;
 	long func;		/* vmlinux function of all its insns, -1: none or mixed */
 	bool entry;		/* starts at an interrupt entry */
@@ -449,7 +483,7 @@ static inline void rb_add(uint64_t *cnt, const uint32_t *cls)
 {
 	int c;
 
-	for (c = 0; c < C_STATIC; c++)
+	for (c = 0; c < C_N; c++)
 		cnt[c] += cls[c];
 }
 
@@ -564,17 +598,22 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 		struct rb_insn *in = &ins[i];
 
 		rb_decode(qemu_plugin_insn_data(qi), qemu_plugin_insn_size(qi), &in->d);
+		/* Only a block's last instruction is counted statically. */
+		if (i + 1 < n || !in->d.mem_known) {
+			in->d.mem_known = false;
+			in->d.cls[C_LOADS] = in->d.cls[C_STORES] = 0;
+		}
 		in->vaddr = qemu_plugin_insn_vaddr(qi);
 		in->func = rb_func_of(in->vaddr);
 		in->entry = i == 0 && tb->entry;
 		has_marker |= in->d.marker_op != 0;
-		for (int c = 0; c < C_STATIC; c++)
+		for (int c = 0; c < C_N; c++)
 			tb->cls[c] += in->d.cls[c];
 		if (tb->func == -2)
 			tb->func = in->func;
 		else if (tb->func != in->func)
 			tb->func = -3;
-		if (rb_mem)
+		if (rb_mem && !in->d.mem_known)
 			qemu_plugin_register_vcpu_mem_cb(qi, rb_mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, NULL);
 	}
