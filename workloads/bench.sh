@@ -25,7 +25,10 @@ Exits non-zero when any cell failed, listing them.
 USAGE
 }
 
-ALL_TESTS="read read_mb callrcu gp refscale rcuscale"
+ALL_TESTS="read read_mb callrcu gp refscale rcuscale count_read count_read_mb count_callrcu count_gp"
+# The tests that count instructions with the rbcount TCG plugin
+# (workloads/tcg-plugin): they run in a boot of their own with the plugin.
+COUNT_TESTS="count_read count_read_mb count_callrcu count_gp"
 RESULTS_PY=$RB_TOP/workloads/bench_results.py
 PY=/usr/bin/python3
 
@@ -172,7 +175,9 @@ for r in $(seq 1 "$repeats"); do
 	for k in $kernels; do
 		for v in $vcpus; do
 			pending=$(results pending --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$tests")
-			[ -z "$pending" ] || boots+=("$k $v $r $pending")
+			for group in "$(count_tests_in 0 $pending)" "$(count_tests_in 1 $pending)"; do
+				[ -z "$group" ] || boots+=("$k $v $r $group")
+			done
 		done
 	done
 done
@@ -196,10 +201,32 @@ progress() {
 		"elapsed $(fmt_s "$elapsed") remaining $remaining"
 }
 
+# count_tests_in 1|0 TESTS...: those of TESTS that are (1) or are not (0)
+# count tests.
+count_tests_in() {
+	local want=$1 t out=
+	shift
+	for t in "$@"; do
+		case " $COUNT_TESTS " in *" $t "*) [ "$want" = 1 ] && out+=" $t" ;; *) [ "$want" = 0 ] && out+=" $t" ;; esac
+	done
+	echo $out
+}
+
+# count_rows K CELL: the plugin boot's counts as guest rows in CELL/results/bench.csv.
+count_rows() {
+	[ -f "$2/results/counts.csv" ] || return 0
+	"$PY" "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$1" --counts "$2/results/counts.csv" \
+		--labels "$2/results/count-labels.csv" --append "$2/results/bench.csv" 2>>"$2/boot.log" ||
+		note "bench: $2: counts.py failed (see boot.log)"
+}
+
 # run_boot K V R TESTS...: boot once for the pending tests, merge the results.
 run_boot() {
-	local k=$1 v=$2 r=$3 cell=$sweep/raw/$1-$2-r$3 seen=0 started t
+	local k=$1 v=$2 r=$3 cell=$sweep/raw/$1-$2-r$3 seen=0 started t plugin=()
 	shift 3
+	if [ -n "$(count_tests_in 1 "$@")" ]; then
+		cell+=-count plugin=(--plugin)
+	fi
 	if [ -n "${unusable[$k]:-}" ]; then
 		progress "$k" "$v" "$r" "$*"
 		results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
@@ -214,7 +241,7 @@ run_boot() {
 		cat "$RB_TOP/workloads/guest/jobs/bench.sh"
 	} >"$cell/job.sh"
 	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$cell/job.sh" --out "$cell" \
-		--quiet 2>"$cell/boot.log" &
+		--quiet "${plugin[@]}" 2>"$cell/boot.log" &
 	boot_pid=$!
 	# Progress from the job's "start <test>" console lines.
 	while kill -0 "$boot_pid" 2>/dev/null; do
@@ -231,6 +258,7 @@ run_boot() {
 	boot_pid=
 	[ $seen -gt 0 ] || progress "$k" "$v" "$r" "(boot failed)"
 	ntests_done=$((ntests_done + $# - (seen > 0 ? seen - 1 : 0)))
+	[ ${#plugin[@]} = 0 ] || count_rows "$k" "$cell"
 	results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
 		--commit "$commit" --accel "$(cat "$cell/accel" 2>/dev/null || echo "$accel")" \
 		--schema-version "$schema" --cell-dir "$cell" | grep -v ':ok$' | sed "s|^|bench: $k/$v/r$r: failed |" || true
