@@ -60,3 +60,30 @@ stat_of() {
 	[ -n "$v" ] || fail "statistic $2 missing from $1"
 	echo "$v"
 }
+
+# count_boot KERNEL VCPUS "TESTS" DIR: one boot of KERNEL with the rbcount
+# plugin running the guest bench job's count TESTS (its rcubench.ko built
+# in $RB_CACHE/bench/KERNEL); the rows of workloads/tcg-plugin/counts.py
+# go to DIR/rows.csv.
+count_boot() {
+	local k=$1 v=$2 tests=$3 dir=$4
+	mkdir -p "$dir"
+	make -s -C "$RB_TOP/bench-module" KDIR="$(kernel_obj "$k")" \
+		OUT="$(dirname "$(bench_module_path "$k")")" >"$dir/module.log" 2>&1 ||
+		{ cat "$dir/module.log"; fail "rcubench.ko does not build against $k"; }
+	{ echo "BENCH_TESTS='$tests'"; cat "$RB_TOP/workloads/guest/jobs/bench.sh"; } >"$dir/job.sh"
+	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$dir/job.sh" --out "$dir" \
+		--quiet --plugin || fail "$k/$v: count boot failed: $(cat "$dir/status" 2>/dev/null)"
+	/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$k" \
+		--counts "$dir/results/counts.csv" --labels "$dir/results/count-labels.csv" >"$dir/rows.csv" ||
+		fail "$k/$v: counts.py failed"
+	[ -s "$dir/rows.csv" ] || fail "$k/$v: no count rows"
+}
+
+# count_of ROWS TEST PARAMS METRIC: the value of one count row.
+count_of() {
+	local v
+	v=$(awk -F, -v t="$2" -v p="$3" -v m="$4" '$1 == t && $2 == p && $3 == m { print $4 }' "$1")
+	[ -n "$v" ] || fail "no row $2,$3,$4 in $1"
+	echo "$v"
+}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Instruction counts of the read side with the rbcount plugin, on every
+# built kernel of the suite (2 vCPUs, interrupts on and off):
+#  - two boots give identical count_read and count_read_mb rows (counts
+#    are exact: ticks landing in a loop are kept out of its figure);
+#  - classic, tree (rcu_read_lock() is barrier()): a read section adds no
+#    instruction, and read_mb adds exactly 2 locked instructions;
+#  - preempt, tree-preempt: an outermost pair executes the pushf, cli and
+#    sti that the disassembly of __rcu_read_lock() and of
+#    __rcu_read_unlock() (its path up to its first call, the unlikely
+#    special case) shows, no sti with interrupts off, and no fence or
+#    locked instruction.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+need_tool objdump
+VCPUS=2
+
+# irqflag_ops KERNEL CLASS: CLASS (pushf, cli, sti, popf) instructions in
+# __rcu_read_lock plus __rcu_read_unlock up to its first call.
+irqflag_ops() {
+	local obj map f lo hi total=0 n
+	obj=$(kernel_obj "$1")
+	map=$obj/System.map
+	for f in __rcu_read_lock __rcu_read_unlock; do
+		lo=$(awk -v f="$f" '$3 == f { print $1; exit }' "$map")
+		[ -n "$lo" ] || fail "$1: no $f in System.map"
+		hi=$(sort "$map" | awk -v lo="$lo" '$1 > lo && $2 ~ /^[tT]$/ { print $1; exit }')
+		n=$(objdump -d --no-show-raw-insn --start-address=0x$lo --stop-address=0x$hi "$obj/vmlinux" |
+			awk -v c="$2" '/^ *[0-9a-f]+:/ { sub(/^[^:]*:[ \t]*/, ""); split($0, w, /[ \t]+/)
+				if (w[1] ~ /^call/) stop = 1; if (!stop && (w[1] == c || w[1] == c "q")) n++ }
+				END { print n + 0 }')
+		total=$((total + n))
+	done
+	echo "$total"
+}
+
+# check_zero_read ROWS: classic/tree expectations on kernel $k's rows.
+check_zero_read() {
+	local rows=$1 p
+	for p in $(cut -d, -f2 "$rows" | sort -u | grep '^readers='); do
+		[ "$(count_of "$rows" count_read "$p" insns)" = 0 ] ||
+			fail "$k: count_read $p adds $(count_of "$rows" count_read "$p" insns) instructions, expected 0"
+		[ $(($(count_of "$rows" count_read_mb "$p" locked) - $(count_of "$rows" count_read "$p" locked))) = 2 ] ||
+			fail "$k: read_mb adds $(count_of "$rows" count_read_mb "$p" locked) locked over read, expected 2"
+	done
+	echo "ok: $k: a read section adds 0 instructions, read_mb exactly 2 locked ones"
+}
+
+# check_preempt_read ROWS: preemptible-reader expectations on kernel $k's rows.
+check_preempt_read() {
+	local rows=$1 nest irqs p c want got
+	for nest in 1 2; do
+		for irqs in on off; do
+			p=$(cut -d, -f2 "$rows" | sort -u | grep "^readers=1;nest=$nest;irqs=$irqs;")
+			for c in pushf cli sti popf; do
+				want=$(irqflag_ops "$k" $c)
+				[ $irqs = on ] || [ $c != sti ] || want=0
+				got=$(count_of "$rows" count_read "$p" $c)
+				[ "$got" = "$want" ] || fail "$k: count_read $p: $c $got per pair, disassembly $want"
+			done
+			for c in fences locked; do
+				got=$(count_of "$rows" count_read "$p" $c)
+				[ "$got" = 0 ] || fail "$k: count_read $p: $got $c per pair"
+			done
+			echo "ok: $k: count_read $p: $(grep "^count_read,$p,\(insns\|pushf\|cli\|sti\|popf\)," "$rows" |
+				cut -d, -f3,4 | tr '\n' ' ')"
+		done
+	done
+}
+
+checked=0
+for k in $(conf_get KERNELS); do
+	kernel_built "$k" || { echo "kernel $k not built: not checked"; continue; }
+	for i in 1 2; do
+		count_boot "$k" $VCPUS "count_read count_read_mb" "$tmp/$k-$i"
+	done
+	cmp -s "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" ||
+		fail "$k: two boots counted differently: $(diff "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" | head -4)"
+	echo "ok: $k: two boots give identical counts ($(wc -l <"$tmp/$k-1/rows.csv") rows)"
+	case "$k" in
+	classic | tree) check_zero_read "$tmp/$k-1/rows.csv" ;;
+	preempt | tree-preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
+	*) fail "no expectations for kernel $k" ;;
+	esac
+	checked=$((checked + 1))
+done
+[ $checked -gt 0 ] || { echo "no kernel built"; exit 77; }
