@@ -29,6 +29,26 @@ ALL_TESTS="read read_mb callrcu gp refscale rcuscale count_read count_read_mb co
 # The tests that count instructions with the rbcount TCG plugin
 # (workloads/tcg-plugin): they run in a boot of their own with the plugin.
 COUNT_TESTS="count_read count_read_mb count_callrcu count_gp"
+
+# count_tests_in 1|0 TESTS...: those of TESTS that are (1) or are not (0)
+# count tests.
+count_tests_in() {
+	local want=$1 t out=
+	shift
+	for t in "$@"; do
+		case " $COUNT_TESTS " in *" $t "*) [ "$want" = 1 ] && out+=" $t" ;; *) [ "$want" = 0 ] && out+=" $t" ;; esac
+	done
+	echo $out
+}
+
+# count_rows K CELL: the plugin boot's counts as guest rows in CELL/results/bench.csv.
+count_rows() {
+	[ -f "$2/results/counts.csv" ] || return 0
+	"$PY" "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$1" --counts "$2/results/counts.csv" \
+		--labels "$2/results/count-labels.csv" --append "$2/results/bench.csv" 2>>"$2/boot.log" ||
+		note "bench: $2: counts.py failed (see boot.log)"
+}
+
 RESULTS_PY=$RB_TOP/workloads/bench_results.py
 PY=/usr/bin/python3
 
@@ -199,25 +219,6 @@ progress() {
 	[ $ntests_done -eq 0 ] || remaining="~$(fmt_s $((elapsed * (ntests_total - ntests_done) / ntests_done)))"
 	echo "bench [$((ntests_done + 1))/$ntests_total] kernel=$1 vcpus=$2 repeat=$3 test=$4" \
 		"elapsed $(fmt_s "$elapsed") remaining $remaining"
-}
-
-# count_tests_in 1|0 TESTS...: those of TESTS that are (1) or are not (0)
-# count tests.
-count_tests_in() {
-	local want=$1 t out=
-	shift
-	for t in "$@"; do
-		case " $COUNT_TESTS " in *" $t "*) [ "$want" = 1 ] && out+=" $t" ;; *) [ "$want" = 0 ] && out+=" $t" ;; esac
-	done
-	echo $out
-}
-
-# count_rows K CELL: the plugin boot's counts as guest rows in CELL/results/bench.csv.
-count_rows() {
-	[ -f "$2/results/counts.csv" ] || return 0
-	"$PY" "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$1" --counts "$2/results/counts.csv" \
-		--labels "$2/results/count-labels.csv" --append "$2/results/bench.csv" 2>>"$2/boot.log" ||
-		note "bench: $2: counts.py failed (see boot.log)"
 }
 
 # run_boot K V R TESTS...: boot once for the pending tests, merge the results.
