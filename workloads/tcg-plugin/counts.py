@@ -213,8 +213,11 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) ->
                       ["core_insns_" + g for g in GROUP_NAMES]
             out += [row("count_gp", lab["params"], m, tot[m] / per) for m in metrics]
         elif lab["test"] == "count_callrcu":
+            # Classic and preempt inline the invocation loop into their
+            # softirq handler: per callback is invocation plus softirq.
+            invoke = tot["core_insns_cb_invoke"] + tot["core_insns_softirq"]
             out.append(row("count_callrcu", lab["params"], "insns_per_cb",
-                           tot["core_insns_cb_invoke"] / int(lab["iterations"])))
+                           invoke / int(lab["iterations"])))
     return out
 
 
