@@ -21,8 +21,11 @@
 
 /* "memory": the compiler keeps loads and stores on their side of it. */
 #define RB_MARKER(op, id)						\
-	asm volatile("nopl %c0(%%rax,%%rax,1)"				\
-		     : : "i" (RB_MARKER_MAGIC | ((op) << 12) | (id)) : "memory")
+	do {								\
+		asm volatile("nopl %c0(%%rax,%%rax,1)"			\
+			     : : "i" (RB_MARKER_MAGIC | ((op) << 12) | (id))	\
+			     : "memory");					\
+	} while (0)
 
 #define RB_REGION_START(id) RB_MARKER(RB_OP_START, id)
 #define RB_REGION_END(id) RB_MARKER(RB_OP_END, id)

@@ -736,6 +736,7 @@ static noinline void name(void (*fn)(long last), long n)		\
 	RB_REGION_END(id);						\
 }
 RB_DEFINE_REGION(rb_region_read, RB_ID_COUNT_READ)
+
 RB_DEFINE_REGION(rb_region_read_mb, RB_ID_COUNT_READ_MB)
 
 /* One region of n iterations, with interrupts on (preemption off) or off. */

@@ -186,19 +186,15 @@ static void rb_decode(const uint8_t *p, size_t len, struct rb_decoded *d)
 	}
 	/* xchg with a memory operand is locked without the prefix. */
 	d->cls[C_LOCKED] = lock || ((op == 0x86 || op == 0x87) && has_modrm && (modrm >> 6) != 3);
-	switch (op) {
-	case 0xfa: d->cls[C_CLI] = 1; break;
-	case 0xfb: d->cls[C_STI] = 1; break;
-	case 0x9c: d->cls[C_PUSHF] = 1; break;
-	case 0x9d: d->cls[C_POPF] = 1; break;
-	case 0xe8: d->cls[C_CALLS] = 1; break;
-	case 0xc2: case 0xc3: case 0xca: case 0xcb: d->cls[C_RETS] = 1; break;
-	case 0xcf: d->iret = rex_w; break;
-	case 0xff:
-		if (has_modrm && (((modrm >> 3) & 7) == 2 || ((modrm >> 3) & 7) == 3))
-			d->cls[C_CALLS] = 1;
-		break;
-	}
+	d->cls[C_CLI] = op == 0xfa;
+	d->cls[C_STI] = op == 0xfb;
+	d->cls[C_PUSHF] = op == 0x9c;
+	d->cls[C_POPF] = op == 0x9d;
+	/* call rel32, call and far call through a register or memory */
+	d->cls[C_CALLS] = op == 0xe8 ||
+		(op == 0xff && has_modrm && (((modrm >> 3) & 7) == 2 || ((modrm >> 3) & 7) == 3));
+	d->cls[C_RETS] = op == 0xc2 || op == 0xc3 || op == 0xca || op == 0xcb;
+	d->iret = op == 0xcf && rex_w;
 	rb_static_mem(op, has_modrm, modrm, d);
 }
 
@@ -214,18 +210,19 @@ static void rb_static_mem(uint8_t op, bool has_modrm, uint8_t modrm, struct rb_d
 	int reg = (modrm >> 3) & 7, loads = 0, stores = 0;
 	bool mem = has_modrm && (modrm >> 6) != 3;
 
-	if ((op >= 0x70 && op <= 0x7f) || op == 0xeb || op == 0xe9 || op == 0xe3 ||
-	    op == 0xfa || op == 0xfb || op == 0xf4 || op == 0x90)
-		;
-	else if (op == 0xe8 || op == 0x9c)
+	bool none = (op >= 0x70 && op <= 0x7f) || op == 0xeb || op == 0xe9 || op == 0xe3 ||
+		    op == 0xfa || op == 0xfb || op == 0xf4 || op == 0x90;
+
+	if (op == 0xe8 || op == 0x9c) {
 		stores = 1;
-	else if (op == 0xc3 || op == 0xc2 || op == 0x9d)
+	} else if (op == 0xc3 || op == 0xc2 || op == 0x9d) {
 		loads = 1;
-	else if (op == 0xff && has_modrm && (reg == 2 || reg == 4)) {
+	} else if (op == 0xff && has_modrm && (reg == 2 || reg == 4)) {
 		loads = mem;
 		stores = reg == 2;
-	} else
+	} else if (!none) {
 		return;
+	}
 	d->mem_known = true;
 	d->cls[C_LOADS] = loads;
 	d->cls[C_STORES] = stores;
@@ -350,6 +347,7 @@ static int rb_load_map(const char *path)
 /* ---- per-vCPU state and records --------------------------------------- */
 
 #define RB_MAX_VCPUS 64
+#define __aligned(n) __attribute__((aligned(n)))
 
 struct rb_vcpu {
 	int region;		/* open region id + 1, 0: none */
@@ -357,7 +355,7 @@ struct rb_vcpu {
 	bool iret_pending;	/* the last block ended with iretq */
 	uint64_t cnt[2][C_N];	/* [0] the region itself, [1] interrupts */
 	uint64_t irqs;		/* interrupt entries inside the region */
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 static struct rb_vcpu rb_vcpus[RB_MAX_VCPUS];
 
@@ -376,7 +374,7 @@ static uint64_t rb_unmatched;	/* end markers without a start, starts left open *
 
 /* Windows: attribution to functions, all vCPUs; each window is one slot. */
 #define RB_MAX_WINDOWS 16
-static volatile int rb_window;	/* open window's slot + 1, 0: none */
+static int rb_window;	/* open window's slot + 1, 0: none (atomic) */
 static int rb_nwindows;
 static int rb_window_ids[RB_MAX_WINDOWS];
 static unsigned int rb_nvcpus;
@@ -462,7 +460,8 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 		break;
 	case RB_OP_WIN_OPEN:
 		pthread_mutex_lock(&rb_lock);
-		if (rb_window || rb_nwindows == RB_MAX_WINDOWS) {
+		if (__atomic_load_n(&rb_window, __ATOMIC_RELAXED) ||
+		    rb_nwindows == RB_MAX_WINDOWS) {
 			rb_unmatched++;
 		} else {
 			rb_func_cnt[rb_nwindows] = calloc((size_t)rb_nvcpus * rb_nsyms,
@@ -543,13 +542,12 @@ static void rb_tb_exec(unsigned int vcpu, void *udata)
 {
 	struct rb_tb *tb = udata;
 	struct rb_vcpu *v = &rb_vcpus[vcpu];
+	int w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
 
 	if (v->region) {
 		rb_irq_track(v, tb->entry, tb->iret);
 		rb_add(v->cnt[v->irq_nest > 0], tb->cls);
 	}
-	int w = rb_window;
-
 	if (w)
 		rb_window_count(w - 1, vcpu, tb->func, tb->vaddr, tb->cls);
 }
@@ -559,6 +557,7 @@ static void rb_insn_exec(unsigned int vcpu, void *udata)
 {
 	struct rb_insn *in = udata;
 	struct rb_vcpu *v = &rb_vcpus[vcpu];
+	int w;
 
 	if (in->d.marker_op) {
 		rb_marker(vcpu, v, in->d.marker_op, in->d.marker_id);
@@ -568,8 +567,7 @@ static void rb_insn_exec(unsigned int vcpu, void *udata)
 		rb_irq_track(v, in->entry, in->d.iret);
 		rb_add(v->cnt[v->irq_nest > 0], in->d.cls);
 	}
-	int w = rb_window;
-
+	w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
 	if (w)
 		rb_window_count(w - 1, vcpu, in->func, in->vaddr, in->d.cls);
 }
