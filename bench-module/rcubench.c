@@ -855,10 +855,34 @@ static int rb_test_count_callrcu(void)
 	return 0;
 }
 
+/*
+ * Start rb_gp_load_fn() readers on every online CPU but skip_cpu, into
+ * tasks[]; returns how many, or an error after stopping those started.
+ * (rb_test_gp() can use it too.)
+ */
+static int rb_start_gp_load(struct task_struct **tasks, int skip_cpu)
+{
+	int cpu, n = 0;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == skip_cpu)
+			continue;
+		tasks[n] = rb_start_kthread(rb_gp_load_fn, NULL, cpu, "load");
+		if (IS_ERR(tasks[n])) {
+			int ret = PTR_ERR(tasks[n]);
+
+			rb_stop_kthreads(tasks, n);
+			return ret;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* count_gp: the RCU core's work over samples= synchronize_rcu() calls. */
 static int rb_test_count_gp(void)
 {
-	int self = get_cpu(), cpu, nload = 0, ret = 0, i;
+	int self = get_cpu(), nload = 0, i;
 	struct task_struct **tasks;
 	char params[96];
 
@@ -867,15 +891,10 @@ static int rb_test_count_gp(void)
 	if (!tasks)
 		return -ENOMEM;
 	if (!strcmp(load, "readers")) {
-		for_each_online_cpu(cpu) {
-			if (cpu == self)
-				continue;
-			tasks[nload] = rb_start_kthread(rb_gp_load_fn, NULL, cpu, "load");
-			if (IS_ERR(tasks[nload])) {
-				ret = PTR_ERR(tasks[nload]);
-				goto stop;
-			}
-			nload++;
+		nload = rb_start_gp_load(tasks, self);
+		if (nload < 0) {
+			kfree(tasks);
+			return nload;
 		}
 	}
 	synchronize_rcu(); /* Warm-up, and the readers are running. */
@@ -887,10 +906,9 @@ static int rb_test_count_gp(void)
 	RB_WINDOW_CLOSE(RB_ID_COUNT_GP);
 	rb_label(RB_ID_COUNT_GP, params, "window", samples);
 	pr_info("count_gp %s: window done\n", params);
-stop:
 	rb_stop_kthreads(tasks, nload);
 	kfree(tasks);
-	return ret;
+	return 0;
 }
 
 static int rb_run_count_test(void)
