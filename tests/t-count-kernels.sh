@@ -5,11 +5,16 @@
 #    are exact: ticks landing in a loop are kept out of its figure);
 #  - classic, tree (rcu_read_lock() is barrier()): a read section adds no
 #    instruction, and read_mb adds exactly 2 locked instructions;
-#  - preempt, tree-preempt: an outermost pair executes the pushf, cli and
-#    sti that the disassembly of __rcu_read_lock() and of
-#    __rcu_read_unlock() (its path up to its first call, the unlikely
-#    special case) shows, no sti with interrupts off, and no fence or
-#    locked instruction.
+#  - preempt: an outermost pair executes the pushf, cli and sti that the
+#    disassembly of __rcu_read_lock() and of __rcu_read_unlock() (its path
+#    up to its first call, the unlikely preempted-reader case) shows, no
+#    sti with interrupts off, and no fence or locked instruction;
+#  - tree-preempt: no fence or locked instruction per pair, and read_mb
+#    adds exactly 2 locked ones.  (Its __rcu_read_unlock() inlines the
+#    special case, irq disabling included, after the fast path's branch to
+#    ret: "up to the first call" would count it.  And its count equal to
+#    refscale's loop count is not checked: these kernels have no kallsyms,
+#    so a guest cannot tell the plugin where refscale's loop is loaded.)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -48,6 +53,21 @@ check_zero_read() {
 	echo "ok: $k: a read section adds 0 instructions, read_mb exactly 2 locked ones"
 }
 
+# check_no_barrier_read ROWS: no fence or locked instruction per pair, 2
+# locked ones more with read_mb.
+check_no_barrier_read() {
+	local rows=$1 p c
+	for p in $(cut -d, -f2 "$rows" | sort -u | grep '^readers='); do
+		for c in fences locked; do
+			[ "$(count_of "$rows" count_read "$p" $c)" = 0 ] || fail "$k: count_read $p: $c per pair"
+		done
+		[ "$(count_of "$rows" count_read_mb "$p" locked)" = 2 ] ||
+			fail "$k: read_mb $p: $(count_of "$rows" count_read_mb "$p" locked) locked per pair, expected 2"
+		echo "ok: $k: count_read $p: $(grep "^count_read,$p,\(insns\|pushf\|cli\|sti\),"  "$rows" |
+			cut -d, -f3,4 | tr '\n' ' ')no fence or locked; read_mb 2 locked"
+	done
+}
+
 # check_preempt_read ROWS: preemptible-reader expectations on kernel $k's rows.
 check_preempt_read() {
 	local rows=$1 nest irqs p c want got
@@ -81,7 +101,8 @@ for k in $(conf_get KERNELS); do
 	echo "ok: $k: two boots give identical counts ($(wc -l <"$tmp/$k-1/rows.csv") rows)"
 	case "$k" in
 	classic | tree) check_zero_read "$tmp/$k-1/rows.csv" ;;
-	preempt | tree-preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
+	preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
+	tree-preempt) check_no_barrier_read "$tmp/$k-1/rows.csv" ;;
 	*) fail "no expectations for kernel $k" ;;
 	esac
 	checked=$((checked + 1))
