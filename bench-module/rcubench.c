@@ -703,8 +703,12 @@ out:
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
-/* The most call_rcu() heads one count_callrcu run preallocates. */
-#define RB_COUNT_MAX_CALLS 100000L
+/*
+ * The most call_rcu() heads one count_callrcu run preallocates: few enough
+ * that no CPU's backlog nears Tree RCU's qhimark (10000), whose overload
+ * path would dominate the per-call count.
+ */
+#define RB_COUNT_MAX_CALLS 8000L
 
 static char *rb_labels;
 static size_t rb_labels_len;
@@ -830,8 +834,10 @@ static int rb_test_count_callrcu(void)
 	rb_label(RB_ID_COUNT_CALLRCU, params, "base_half", n / 2);
 	rb_count_region(rb_region_callrcu, rb_empty_loop, n, true);
 	rb_label(RB_ID_COUNT_CALLRCU, params, "base_full", n);
+	/* Each run starts with no callbacks queued, as the first did. */
 	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n / 2, true);
 	rb_label(RB_ID_COUNT_CALLRCU, params, "section_half", n / 2);
+	rcu_barrier();
 	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n, true);
 	rb_label(RB_ID_COUNT_CALLRCU, params, "section_full", n);
 	rcu_barrier();
