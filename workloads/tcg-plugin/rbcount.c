@@ -17,9 +17,10 @@
  *   Windows.  Between a window-open and a window-close marker (on any
  *   vCPU) every instruction of every vCPU is attributed to the vmlinux
  *   function holding its address (System.map), or, outside vmlinux text,
- *   to the address of its translation block (host tools map those with the
- *   guest's /proc/kallsyms).  Interrupts are included: the RCU core's tick
- *   work is what a window measures.
+ *   to the address of its translation block (module code: counts.py does
+ *   not use these yet; the suite's kernels have no kallsyms to map them).
+ *   Interrupts are included: the RCU core's tick work is what a window
+ *   measures.
  *
  * Arguments: out=FILE (written at exit, required), map=System.map
  * (required: interrupt entries and function names), mem=on|off (count
