@@ -700,6 +700,8 @@ out:
 #define RB_ID_COUNT_CALLRCU 3
 #define RB_ID_COUNT_GP 4
 #define RB_ID_COUNT_CB 5
+/* The plugin numbers range regions 256 + the range's generation (1, 2, ...). */
+#define RB_ID_COUNT_RANGE 256
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
@@ -917,6 +919,64 @@ static int rb_test_count_gp(void)
 	return 0;
 }
 
+/*
+ * count_refscale: each call of refscale's ref_rcu_read_section(), at
+ * offsets [range_lo, range_hi) of refscale.ko's .text, becomes a counted
+ * region.  The suite's kernels have no kallsyms: the host gives the offsets
+ * (from the .ko) and the address of the kernel's module list (from
+ * System.map), where this module finds refscale's base (.text comes first
+ * in a module's core).  The guest job loads refscale (waiting holdoff
+ * seconds) before this module.
+ */
+static unsigned long modules_list, range_lo, range_hi;
+module_param(modules_list, ulong, 0444);
+MODULE_PARM_DESC(modules_list, "count_refscale: address of the kernel's module list");
+module_param(range_lo, ulong, 0444);
+MODULE_PARM_DESC(range_lo, "count_refscale: offset in refscale's .text of the code to count");
+module_param(range_hi, ulong, 0444);
+MODULE_PARM_DESC(range_hi, "count_refscale: offset past it");
+
+static unsigned long rb_refscale_base(void)
+{
+	struct list_head *head = (struct list_head *)modules_list;
+	unsigned long base = 0;
+	struct module *mod;
+
+	/* The list is RCU-protected; modules_list is checked by the caller. */
+	rcu_read_lock();
+	list_for_each_entry_rcu(mod, head, list)
+		if (!strcmp(mod->name, "refscale"))
+			base = (unsigned long)mod->core_layout.base;
+	rcu_read_unlock();
+	return base;
+}
+
+static int rb_test_count_refscale(void)
+{
+	unsigned long flags, base;
+	char params[96];
+
+	/* Our own entry is on the list: a wrong address does not find it. */
+	if (!modules_list || THIS_MODULE->list.prev == THIS_MODULE->list.next ||
+	    range_hi <= range_lo) {
+		pr_err("invalid parameters modules_list=%lx range_lo=%lx range_hi=%lx\n",
+		       modules_list, range_lo, range_hi);
+		return -EINVAL;
+	}
+	base = rb_refscale_base();
+	if (!base) {
+		pr_err("count_refscale: no refscale module loaded\n");
+		return -ENOENT;
+	}
+	/* Each marker's next load on this CPU is its own: no interrupt between. */
+	local_irq_save(flags);
+	RB_RANGE(base + range_lo, base + range_hi);
+	local_irq_restore(flags);
+	snprintf(params, sizeof(params), "readers=1;nest=1;loops=%ld", rb_count_loops());
+	rb_label(RB_ID_COUNT_RANGE, params, "range", rb_count_loops());
+	return 0;
+}
+
 static int rb_run_count_test(void)
 {
 	rb_labels = kzalloc(RB_LABELS_SIZE, GFP_KERNEL);
@@ -929,13 +989,16 @@ static int rb_run_count_test(void)
 					  rb_region_read_mb);
 	if (!strcmp(test, "count_callrcu"))
 		return rb_test_count_callrcu();
+	if (!strcmp(test, "count_refscale"))
+		return rb_test_count_refscale();
 	return rb_test_count_gp();
 }
 
 static bool rb_is_count_test(void)
 {
 	return !strcmp(test, "count_read") || !strcmp(test, "count_read_mb") ||
-	       !strcmp(test, "count_callrcu") || !strcmp(test, "count_gp");
+	       !strcmp(test, "count_callrcu") || !strcmp(test, "count_gp") ||
+	       !strcmp(test, "count_refscale");
 }
 
 /* ---- parameters, init, exit ------------------------------------------ */

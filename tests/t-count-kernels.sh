@@ -9,12 +9,14 @@
 #    disassembly of __rcu_read_lock() and of __rcu_read_unlock() (its path
 #    up to its first call, the unlikely preempted-reader case) shows, no
 #    sti with interrupts off, and no fence or locked instruction;
-#  - tree-preempt: no fence or locked instruction per pair, and read_mb
-#    adds exactly 2 locked ones.  (Its __rcu_read_unlock() inlines the
-#    special case, irq disabling included, after the fast path's branch to
-#    ret: "up to the first call" would count it.  And its count equal to
-#    refscale's loop count is not checked: these kernels have no kallsyms,
-#    so a guest cannot tell the plugin where refscale's loop is loaded.)
+#  - tree-preempt: no fence or locked instruction per pair, read_mb adds
+#    the disassembly's locked ones, and our pair plus our empty loop's
+#    iteration is exactly what one iteration of refscale's own loop
+#    executes (counted per call of ref_rcu_read_section(), whose
+#    instructions t-bench-loopcode checks are our read loop's).  (Its
+#    __rcu_read_unlock() inlines the special case, irq disabling included,
+#    after the fast path's branch to ret: the preempt derivation "up to the
+#    first call" does not apply.)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -44,7 +46,7 @@ irqflag_ops() {
 # check_zero_read ROWS: classic/tree expectations on kernel $k's rows.
 check_zero_read() {
 	local rows=$1 p
-	for p in $(cut -d, -f2 "$rows" | sort -u | grep '^readers='); do
+	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
 		[ "$(count_of "$rows" count_read "$p" insns)" = 0 ] ||
 			fail "$k: count_read $p adds $(count_of "$rows" count_read "$p" insns) instructions, expected 0"
 		[ $(($(count_of "$rows" count_read_mb "$p" locked) - $(count_of "$rows" count_read "$p" locked))) = "$(mb_locked "$k")" ] ||
@@ -57,7 +59,7 @@ check_zero_read() {
 # locked ones more with read_mb.
 check_no_barrier_read() {
 	local rows=$1 p c
-	for p in $(cut -d, -f2 "$rows" | sort -u | grep '^readers='); do
+	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
 		for c in fences locked; do
 			[ "$(count_of "$rows" count_read "$p" $c)" = 0 ] || fail "$k: count_read $p: $c per pair"
 		done
@@ -66,6 +68,21 @@ check_no_barrier_read() {
 		echo "ok: $k: count_read $p: $(grep "^count_read,$p,\(insns\|pushf\|cli\|sti\),"  "$rows" |
 			cut -d, -f3,4 | tr '\n' ' ')no fence or locked; read_mb $(mb_locked "$k") locked"
 	done
+}
+
+# check_refscale ROWS: refscale's loop per iteration = our pair + our
+# empty loop per iteration, class by class (loads and stores too).
+check_refscale() {
+	local rows=$1 p r c ours theirs
+	p=$(cut -d, -f2 "$rows" | sort -u | grep '^readers=1;nest=1;irqs=on;')
+	r=$(awk -F, '$1 == "count_refscale" { print $2; exit }' "$rows")
+	[ -n "$r" ] || fail "$k: no count_refscale rows"
+	for c in insns locked fences cli sti pushf popf percpu calls rets loads stores; do
+		ours=$(($(count_of "$rows" count_read "$p" $c) + $(count_of "$rows" count_read "$p" base_$c)))
+		theirs=$(count_of "$rows" count_refscale "$r" $c)
+		[ "$ours" = "$theirs" ] || fail "$k: $c per iteration: our loop $ours, refscale's $theirs"
+	done
+	echo "ok: $k: refscale's loop executes per iteration what ours does ($(count_of "$rows" count_refscale "$r" insns) instructions)"
 }
 
 # check_preempt_read ROWS: preemptible-reader expectations on kernel $k's rows.
@@ -104,8 +121,10 @@ mb_locked() {
 checked=0
 for k in $(conf_get KERNELS); do
 	kernel_built "$k" || { echo "kernel $k not built: not checked"; continue; }
+	extra=
+	[ "$k" != tree-preempt ] || extra=count_refscale
 	for i in 1 2; do
-		count_boot "$k" $VCPUS "count_read count_read_mb" "$tmp/$k-$i"
+		count_boot "$k" $VCPUS "count_read count_read_mb $extra" "$tmp/$k-$i"
 	done
 	cmp -s "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" ||
 		fail "$k: two boots counted differently: $(diff "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" | head -4)"
@@ -113,7 +132,10 @@ for k in $(conf_get KERNELS); do
 	case "$k" in
 	classic | tree) check_zero_read "$tmp/$k-1/rows.csv" ;;
 	preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
-	tree-preempt) check_no_barrier_read "$tmp/$k-1/rows.csv" ;;
+	tree-preempt)
+		check_no_barrier_read "$tmp/$k-1/rows.csv"
+		check_refscale "$tmp/$k-1/rows.csv"
+		;;
 	*) fail "no expectations for kernel $k" ;;
 	esac
 	checked=$((checked + 1))

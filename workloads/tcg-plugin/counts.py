@@ -32,8 +32,9 @@ CLASSES = ["insns", "locked", "fences", "cli", "sti", "pushf", "popf",
 IRQFLAG = ["cli", "sti", "pushf", "popf"]
 GROUP_NAMES = ["tick", "gp_machine", "cb_advance", "cb_invoke", "softirq", "other"]
 
-# Region and window ids: keep in sync with bench-module/rcubench.c RB_ID_*.
-ID_READ, ID_READ_MB, ID_CALLRCU, ID_GP, ID_CB = 1, 2, 3, 4, 5
+# Range regions (count_refscale): the plugin's id is this base plus the
+# range's generation 1, 2, ... (bench-module/rcubench.c RB_ID_COUNT_RANGE).
+RANGE_ID_BASE = 256
 
 # The RCU family of each kernel of the suite.
 FAMILY = {"classic": "classic", "preempt": "rcupreempt", "tree": "tree",
@@ -137,9 +138,10 @@ def per_iteration(runs: dict[str, tuple[dict, int]], kind: str) -> dict[str, flo
 
 def region_runs(regions: list[dict], labels: list[dict[str, str]]) -> dict[tuple[str, str], dict]:
     """(test, params) -> role -> (counts of the region bucket, iterations)."""
-    mine = [r for r in regions if r["bucket"] == "region"]
+    mine = [r for r in regions if r["bucket"] == "region" and int(r["id"]) < RANGE_ID_BASE]
     runs: dict[tuple[str, str], dict] = defaultdict(dict)
-    for rec, lab in join(mine, [lab for lab in labels if lab["role"] != "window"], "region"):
+    for rec, lab in join(mine, [lab for lab in labels if lab["role"] not in ("window", "range")],
+                         "region"):
         runs[(lab["test"], lab["params"])][lab["role"]] = (rec, int(lab["iterations"]))
     return runs
 
@@ -160,6 +162,26 @@ def callrcu_rows(params: str, runs: dict) -> list[list[str]]:
             row("count_callrcu", params, "locked_per_call", per_call["locked"]),
             row("count_callrcu", params, "fences_per_call", per_call["fences"]),
             row("count_callrcu", params, "irqflag_per_call", sum(per_call[c] for c in IRQFLAG))]
+
+
+def range_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list[str]]:
+    """count_refscale: per iteration of the counted function, from the calls
+    of two ranges with different loops.  Of a range's calls the one with
+    the fewest instructions counts: refscale's readers run preemptible, and
+    a tick in a read section can make its rcu_read_unlock() take the
+    special (deferred quiescent state) path once."""
+    ranges = [lab for lab in labels if lab["role"] == "range"]
+    calls = []
+    for k, lab in enumerate(ranges, 1):
+        recs = [r for r in regions if r["bucket"] == "region" and int(r["id"]) == RANGE_ID_BASE + k]
+        if not recs:
+            raise CountError(f"range {k} ({lab['params']}): no call counted")
+        calls.append((min(recs, key=lambda r: int(r["insns"])), int(lab["iterations"]), lab))
+    out = []
+    for (half, n_half, _), (full, n_full, lab) in zip(calls[0::2], calls[1::2]):
+        per = {c: (int(full[c]) - int(half[c])) / (n_full - n_half) for c in CLASSES}
+        out += [row(lab["test"], lab["params"], c, per[c]) for c in CLASSES]
+    return out
 
 
 def base_name(func: str) -> str:
@@ -232,6 +254,7 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
             out += read_rows(test, params, runs)
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
+    out += range_rows(sections["region"], labels)
     return out + window_rows(sections["func"], labels, FAMILY[kernel])
 
 

@@ -108,7 +108,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 #define RB_MARKER_MASK 0xffff0000u
 #define RB_OP(disp) (((disp) >> 12) & 0xf)
 #define RB_ID(disp) ((disp) & 0xfff)
-enum { RB_OP_START = 1, RB_OP_END = 2, RB_OP_WIN_OPEN = 3, RB_OP_WIN_CLOSE = 4 };
+enum {
+	RB_OP_START = 1, RB_OP_END = 2, RB_OP_WIN_OPEN = 3, RB_OP_WIN_CLOSE = 4,
+	RB_OP_RANGE_LO = 5, RB_OP_RANGE_HI = 6,
+};
 
 /* ---- instruction classes ---------------------------------------------- */
 
@@ -354,6 +357,7 @@ struct rb_vcpu {
 	int region;		/* open region id + 1, 0: none */
 	int irq_nest;
 	bool iret_pending;	/* the last block ended with iretq */
+	int arm;		/* RB_OP_RANGE_LO/HI: the next load gives the address */
 	uint64_t cnt[2][C_N];	/* [0] the region itself, [1] interrupts */
 	uint64_t irqs;		/* interrupt entries inside the region */
 } __aligned(64);
@@ -405,6 +409,7 @@ static unsigned long rb_ntb_fast, rb_ntb_slow;
 
 /* What the translator knows about one block (never freed: blocks are few). */
 struct rb_tb {
+	bool ret;		/* ends with a ret */
 	uint32_t cls[C_N];	/* totals of the block */
 	uint64_t vaddr;
 	long func;		/* vmlinux function of all its insns, -1: none or mixed */
@@ -476,6 +481,10 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 	case RB_OP_WIN_CLOSE:
 		__atomic_store_n(&rb_window, 0, __ATOMIC_SEQ_CST);
 		break;
+	case RB_OP_RANGE_LO:
+	case RB_OP_RANGE_HI:
+		v->arm = op;
+		break;
 	}
 }
 
@@ -538,16 +547,58 @@ static inline void rb_irq_track(struct rb_vcpu *v, bool entry, bool iret)
 	v->iret_pending = iret;
 }
 
+/*
+ * Function ranges: code without markers (refscale's loop) counted as a
+ * region per call.  A module sets the range with RB_OP_RANGE_LO/HI markers,
+ * each followed by a one-byte load whose address is the range's first and
+ * last byte.  Each call (a block starting at the range's start) opens a
+ * region with id RB_RANGE_ID_BASE + the range's generation; the first
+ * ret of a block inside the range closes it.
+ */
+#define RB_RANGE_ID_BASE 256
+static uint64_t rb_range_lo, rb_range_hi;	/* [lo, hi), 0: none */
+static int rb_range_gen;
+
+static void rb_range_exec(unsigned int vcpu, struct rb_vcpu *v, struct rb_tb *tb, bool after)
+{
+	int id = RB_RANGE_ID_BASE + rb_range_gen;
+
+	if (!after && tb->vaddr == rb_range_lo && !v->region)
+		rb_marker(vcpu, v, RB_OP_START, id);
+	else if (after && tb->ret && v->region == id + 1 && tb->vaddr >= rb_range_lo &&
+		 tb->vaddr < rb_range_hi)
+		rb_marker(vcpu, v, RB_OP_END, id);
+}
+
+static void rb_range_arm(struct rb_vcpu *v, uint64_t vaddr)
+{
+	pthread_mutex_lock(&rb_lock);
+	if (v->arm == RB_OP_RANGE_LO) {
+		rb_range_hi = 0;
+		rb_range_lo = vaddr;
+	} else if (rb_range_lo) {
+		rb_range_gen++;
+		rb_range_hi = vaddr + 1;
+	}
+	pthread_mutex_unlock(&rb_lock);
+	v->arm = 0;
+}
+
 /* Fast path: a block without markers, counted as a whole at its start. */
 static void rb_tb_exec(unsigned int vcpu, void *udata)
 {
 	struct rb_tb *tb = udata;
 	struct rb_vcpu *v = &rb_vcpus[vcpu];
 	int w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
+	bool range = rb_range_hi != 0;
 
+	if (range)
+		rb_range_exec(vcpu, v, tb, false);
 	if (v->region) {
 		rb_irq_track(v, tb->entry, tb->iret);
 		rb_add(v->cnt[v->irq_nest > 0], tb->cls);
+		if (range)
+			rb_range_exec(vcpu, v, tb, true);
 	}
 	if (w)
 		rb_window_count(w - 1, vcpu, tb->func, tb->vaddr, tb->cls);
@@ -578,6 +629,8 @@ static void rb_mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 {
 	struct rb_vcpu *v = &rb_vcpus[vcpu];
 
+	if (v->arm)
+		rb_range_arm(v, vaddr);
 	if (v->region)
 		v->cnt[v->irq_nest > 0][qemu_plugin_mem_is_store(info) ? C_STORES : C_LOADS]++;
 }
@@ -617,6 +670,7 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 							 QEMU_PLUGIN_MEM_RW, NULL);
 	}
 	tb->iret = n && ins[n - 1].d.iret;
+	tb->ret = n && ins[n - 1].d.cls[C_RETS];
 	if (has_marker || tb->func == -3) {
 		/* Per instruction: markers take effect exactly where they are. */
 		for (i = 0; i < n; i++)
@@ -702,8 +756,9 @@ static void rb_atexit(qemu_plugin_id_t id, void *udata)
 	rb_write_counts(f);
 	rb_write_funcs(f);
 	fprintf(f, "# rbcount 1: end (regions %zu, unmatched markers %" PRIu64
-		", blocks %lu fast %lu per-insn)\n", rb_nrecords, rb_unmatched,
-		rb_ntb_fast, rb_ntb_slow);
+		", blocks %lu fast %lu per-insn, ranges %d, last %" PRIx64 "-%" PRIx64 ")\n",
+		rb_nrecords, rb_unmatched, rb_ntb_fast, rb_ntb_slow, rb_range_gen,
+		rb_range_lo, rb_range_hi);
 	if (fclose(f) || rename(tmp, rb_out_path)) {
 		snprintf(msg, sizeof(msg), "rbcount: error: cannot write %s\n", rb_out_path);
 		qemu_plugin_outs(msg);

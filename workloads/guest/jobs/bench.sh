@@ -228,6 +228,32 @@ test_count_gp() {
 	done
 }
 
+# count_refscale: refscale's own loop, counted per call (one reader, one
+# run: a warm-up call and a measured one) at loops/2 and loops.  The host
+# gives the offsets of ref_rcu_read_section() in refscale.ko's .text and
+# the address of the kernel's module list (no kallsyms in these kernels):
+# BENCH_REFSCALE_RANGE="LO HI MODULES".
+test_count_refscale() {
+	set -- ${BENCH_REFSCALE_RANGE:-}
+	[ $# = 3 ] || { echo "no BENCH_REFSCALE_RANGE"; return 1; }
+	range_lo=$1 range_hi=$2 modules_list=$3
+	for loops in $((BENCH_COUNT_LOOPS / 2)) $BENCH_COUNT_LOOPS; do
+		torture_load || return 1
+		ends=$(dmesg | grep -c 'END OF TEST' || true)
+		insmod "$MOD/refscale.ko" scale_type=rcu nreaders=1 loops="$loops" nruns=1 holdoff=3 \
+			shutdown=0 verbose=0 || { echo "insmod refscale"; return 1; }
+		rcubench_count test=count_refscale modules_list="$modules_list" range_lo="$range_lo" \
+			range_hi="$range_hi" loops="$loops" || { rmmod refscale; return 1; }
+		i=0
+		while [ "$(dmesg | grep -c 'END OF TEST')" -le "$ends" ]; do
+			i=$((i + 1))
+			[ $i -le "$BENCH_WAIT_S" ] || { rmmod refscale; echo "refscale did not finish"; return 1; }
+			sleep 1
+		done
+		rmmod refscale
+	done
+}
+
 say "tests '$BENCH_TESTS' on $NCPUS CPUs"
 rc=0
 for t in $BENCH_TESTS; do
