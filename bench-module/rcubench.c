@@ -762,6 +762,27 @@ static void rb_count_region(void (*region)(void (*fn)(long), long),
 	}
 }
 
+/*
+ * Runs of fn with n/2 and n iterations, labelled <role>_half and
+ * <role>_full; with drain, rcu_barrier() after the first so that both
+ * start with no callbacks queued.
+ */
+static void rb_count_runs(void (*region)(void (*fn)(long), long), int id,
+			  const char *params, const char *role,
+			  void (*fn)(long last), long n, bool irqs_on, bool drain)
+{
+	char name[32];
+
+	rb_count_region(region, fn, n / 2, irqs_on);
+	snprintf(name, sizeof(name), "%s_half", role);
+	rb_label(id, params, name, n / 2);
+	if (drain)
+		rcu_barrier();
+	rb_count_region(region, fn, n, irqs_on);
+	snprintf(name, sizeof(name), "%s_full", role);
+	rb_label(id, params, name, n);
+}
+
 static long rb_count_loops(void)
 {
 	return loops_given ? loops : RB_COUNT_LOOPS;
@@ -782,14 +803,8 @@ static int rb_test_count_read(const struct rb_read_ops *ops, int id,
 				 nst, irqs_on ? "on" : "off", n);
 			/* Untimed warm-up: translation, caches. */
 			section(n / 16);
-			rb_count_region(region, rb_empty_loop, n / 2, irqs_on);
-			rb_label(id, params, "base_half", n / 2);
-			rb_count_region(region, rb_empty_loop, n, irqs_on);
-			rb_label(id, params, "base_full", n);
-			rb_count_region(region, section, n / 2, irqs_on);
-			rb_label(id, params, "section_half", n / 2);
-			rb_count_region(region, section, n, irqs_on);
-			rb_label(id, params, "section_full", n);
+			rb_count_runs(region, id, params, "base", rb_empty_loop, n, irqs_on, false);
+			rb_count_runs(region, id, params, "section", section, n, irqs_on, false);
 		}
 	}
 	pr_info("%s: %ld loops counted\n", test, n);
@@ -832,16 +847,11 @@ static int rb_test_count_callrcu(void)
 	atomic_long_set(&rb_count_invoked, 0);
 	snprintf(params, sizeof(params), "calls=%ld", n);
 	rcu_barrier(); /* Start with no callbacks of ours or anyone's queued. */
-	rb_count_region(rb_region_callrcu, rb_empty_loop, n / 2, true);
-	rb_label(RB_ID_COUNT_CALLRCU, params, "base_half", n / 2);
-	rb_count_region(rb_region_callrcu, rb_empty_loop, n, true);
-	rb_label(RB_ID_COUNT_CALLRCU, params, "base_full", n);
+	rb_count_runs(rb_region_callrcu, RB_ID_COUNT_CALLRCU, params, "base", rb_empty_loop,
+		      n, true, false);
 	/* Each run starts with no callbacks queued, as the first did. */
-	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n / 2, true);
-	rb_label(RB_ID_COUNT_CALLRCU, params, "section_half", n / 2);
-	rcu_barrier();
-	rb_count_region(rb_region_callrcu, rb_count_callrcu_loop, n, true);
-	rb_label(RB_ID_COUNT_CALLRCU, params, "section_full", n);
+	rb_count_runs(rb_region_callrcu, RB_ID_COUNT_CALLRCU, params, "section",
+		      rb_count_callrcu_loop, n, true, true);
 	rcu_barrier();
 	/* Per callback invoked: a window over n more calls and their invocation. */
 	local_irq_save(flags);

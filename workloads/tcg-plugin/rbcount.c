@@ -665,7 +665,14 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 			tb->func = in->func;
 		else if (tb->func != in->func)
 			tb->func = -3;
-		if (rb_mem && !in->d.mem_known)
+		/*
+		 * Never on a block's last instruction: when it ends the block
+		 * the callbacks stay armed (see rb_static_mem()), and with
+		 * them armed across an iretq our guests hung now and then.
+		 * A last instruction not counted statically (iretq, a block
+		 * cut at a page end) has its loads and stores uncounted.
+		 */
+		if (rb_mem && i + 1 < n)
 			qemu_plugin_register_vcpu_mem_cb(qi, rb_mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, NULL);
 	}
