@@ -5,10 +5,10 @@
 SHELL := /bin/bash
 PYTHON := /usr/bin/python3
 
-.PHONY: help deps kernels test
+.PHONY: help deps kernels test plugin
 
 help:
-	@echo "targets: deps kernels boot test bench report torture verify"
+	@echo "targets: deps kernels boot test bench report torture verify plugin"
 
 deps:
 	@scripts/deps.sh
@@ -19,6 +19,10 @@ kernels:
 
 test:
 	@tests/run.sh $(TESTS)
+
+# The rbcount QEMU TCG plugin (workloads/boot.sh --plugin builds it too).
+plugin:
+	@$(MAKE) -s -C workloads/tcg-plugin
 
 # make boot KERNEL=preempt VCPUS=4 [JOB=workloads/guest/jobs/banner.sh]
 KERNEL ?= tree

@@ -477,10 +477,17 @@ def done_cells(rows: list[dict[str, str]]) -> set[tuple[str, str, str, str]]:
     return ok - failed
 
 
+def tests_of_repeat(tests: list[str], repeat: int) -> list[str]:
+    """The tests a sweep runs in one repeat: the count tests (suite.conf
+    COUNT_TESTS) only in the first, since their counts are exact."""
+    counted = set(suiteconf.conf_list("COUNT_TESTS"))
+    return [t for t in tests if repeat == 1 or t not in counted]
+
+
 def cmd_pending(args: argparse.Namespace) -> int:
     """Print the tests of one boot (kernel, vcpus, repeat) not yet finished."""
     done = done_cells(read_rows(Path(args.dir)))
-    print(" ".join(t for t in args.tests.split()
+    print(" ".join(t for t in tests_of_repeat(args.tests.split(), int(args.repeat))
                    if (args.kernel, args.vcpus, t, args.repeat) not in done))
     return 0
 
@@ -599,7 +606,7 @@ def cmd_finish(args: argparse.Namespace) -> int:
     failed = sorted({(cell_key(r), r["status"]) for r in rows if r["status"] != "ok"})
     p = meta["parameters"]
     expected = {(k, str(v), t, str(rep)) for k in p["kernels"] for v in p["vcpus"]
-                for t in p["tests"] for rep in range(1, p["repeats"] + 1)}
+                for rep in range(1, p["repeats"] + 1) for t in tests_of_repeat(p["tests"], rep)}
     missing = sorted(expected - done_cells(rows) - {c for c, _ in failed})
     meta["failed_cells"] = [{"kernel": c[0], "vcpus": int(c[1]), "test": c[2], "repeat": int(c[3]),
                              "status": s} for c, s in failed]

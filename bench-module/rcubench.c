@@ -48,7 +48,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 
 static char *test = "read";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp");
+MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp, count_read, count_read_mb, count_callrcu, count_gp");
 
 static int readers = 1;
 module_param(readers, int, 0444);
@@ -890,6 +890,342 @@ out:
 	return ret;
 }
 
+/* ---- count_read, count_read_mb, count_callrcu, count_gp ------------- */
+
+/*
+ * Counting tests for the rbcount QEMU plugin (workloads/tcg-plugin/): they
+ * time nothing, they bracket loops with marker no-ops (rb_marker.h) and
+ * the plugin counts the instructions executed in between.  Each region
+ * runs a loop twice, with loops/2 and loops iterations: the difference
+ * divided by the difference in iterations is the exact per-iteration count
+ * of the loop body, free of the call and marker overhead.  The host joins
+ * the plugin's records with the lines of debugfs rcubench/count_labels,
+ * "id,test,params,role,iterations", one per region or window in the order
+ * they ran (regions of one id run one after the other on one CPU).
+ *
+ * irqs=off runs the loop with interrupts disabled; irqs=on with them
+ * enabled (the real path: local_irq_restore() ends in sti) and preemption
+ * disabled so that the region stays on its CPU; the plugin counts the
+ * interrupts that land in it separately.
+ */
+#include "rb_marker.h"
+
+#define RB_ID_COUNT_READ 1
+#define RB_ID_COUNT_READ_MB 2
+#define RB_ID_COUNT_CALLRCU 3
+#define RB_ID_COUNT_GP 4
+#define RB_ID_COUNT_CB 5
+/* The plugin numbers range regions 256 + the range's generation (1, 2, ...). */
+#define RB_ID_COUNT_RANGE 256
+
+/* Iterations of a counted loop when loops= is absent. */
+#define RB_COUNT_LOOPS 20000L
+/*
+ * The most call_rcu() heads one count_callrcu run preallocates: few enough
+ * that no CPU's backlog nears Tree RCU's qhimark (10000), whose overload
+ * path would dominate the per-call count.
+ */
+#define RB_COUNT_MAX_CALLS 8000L
+
+static char *rb_labels;
+static size_t rb_labels_len;
+#define RB_LABELS_SIZE 8192
+
+static void rb_label(int id, const char *params, const char *role, long iterations)
+{
+	if (!rb_labels)
+		return;
+	rb_labels_len += scnprintf(rb_labels + rb_labels_len,
+				   RB_LABELS_SIZE - rb_labels_len, "%d,%s,%s,%s,%ld\n",
+				   id, test, params, role, iterations);
+}
+
+static int rb_count_labels_show(struct seq_file *m, void *v)
+{
+	if (rb_labels)
+		seq_write(m, rb_labels, rb_labels_len);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rb_count_labels);
+
+/* The marker ids must be constants: one region function per id. */
+#define RB_DEFINE_REGION(name, id)					\
+static noinline void name(void (*fn)(long last), long n)		\
+{									\
+	RB_REGION_START(id);						\
+	fn(n - 1);							\
+	RB_REGION_END(id);						\
+}
+RB_DEFINE_REGION(rb_region_read, RB_ID_COUNT_READ)
+
+RB_DEFINE_REGION(rb_region_read_mb, RB_ID_COUNT_READ_MB)
+
+/* One region of n iterations, with interrupts on (preemption off) or off. */
+static void rb_count_region(void (*region)(void (*fn)(long), long),
+			    void (*fn)(long last), long n, bool irqs_on)
+{
+	unsigned long flags;
+
+	if (irqs_on) {
+		preempt_disable();
+		region(fn, n);
+		preempt_enable();
+	} else {
+		local_irq_save(flags);
+		region(fn, n);
+		local_irq_restore(flags);
+	}
+}
+
+/*
+ * Runs of fn with n/2 and n iterations, labelled <role>_half and
+ * <role>_full; with drain, rcu_barrier() after the first so that both
+ * start with no callbacks queued.
+ */
+static void rb_count_runs(void (*region)(void (*fn)(long), long), int id,
+			  const char *params, const char *role,
+			  void (*fn)(long last), long n, bool irqs_on, bool drain)
+{
+	char name[32];
+
+	rb_count_region(region, fn, n / 2, irqs_on);
+	snprintf(name, sizeof(name), "%s_half", role);
+	rb_label(id, params, name, n / 2);
+	if (drain)
+		rcu_barrier();
+	rb_count_region(region, fn, n, irqs_on);
+	snprintf(name, sizeof(name), "%s_full", role);
+	rb_label(id, params, name, n);
+}
+
+static long rb_count_loops(void)
+{
+	return loops_given ? loops : RB_COUNT_LOOPS;
+}
+
+static int rb_test_count_read(const struct rb_read_ops *ops, int id,
+			      void (*region)(void (*fn)(long), long))
+{
+	long n = rb_count_loops();
+	char params[96];
+	int nst, irqs_on;
+
+	for (nst = 1; nst <= 2; nst++) {
+		void (*section)(long) = nst == 2 ? ops->section_nest2 : ops->section;
+
+		for (irqs_on = 1; irqs_on >= 0; irqs_on--) {
+			snprintf(params, sizeof(params), "readers=1;nest=%d;irqs=%s;loops=%ld",
+				 nst, irqs_on ? "on" : "off", n);
+			/* Untimed warm-up: translation, caches. */
+			section(n / 16);
+			rb_count_runs(region, id, params, "base", rb_empty_loop, n, irqs_on, false);
+			rb_count_runs(region, id, params, "section", section, n, irqs_on, false);
+		}
+	}
+	pr_info("%s: %ld loops counted\n", test, n);
+	return 0;
+}
+
+/* count_callrcu: per call_rcu() with preallocated heads, per callback invoked. */
+static struct rcu_head *rb_count_heads;
+static long rb_count_next_head;
+static atomic_long_t rb_count_invoked;
+
+static void rb_count_cb(struct rcu_head *rh)
+{
+	atomic_long_inc(&rb_count_invoked);
+}
+
+static noinline void rb_count_callrcu_loop(long last)
+{
+	struct rcu_head *rh = rb_count_heads + rb_count_next_head;
+	long i;
+
+	for (i = last; i >= 0; i--)
+		call_rcu(rh++, rb_count_cb);
+	rb_count_next_head = rh - rb_count_heads;
+}
+
+RB_DEFINE_REGION(rb_region_callrcu, RB_ID_COUNT_CALLRCU)
+
+static int rb_test_count_callrcu(void)
+{
+	long n = min(rb_count_loops(), RB_COUNT_MAX_CALLS / 4);
+	long total = 2 * n + n / 2, posted;
+	char params[96];
+	unsigned long flags;
+
+	rb_count_heads = kvcalloc(total, sizeof(*rb_count_heads), GFP_KERNEL);
+	if (!rb_count_heads)
+		return -ENOMEM;
+	rb_count_next_head = 0;
+	atomic_long_set(&rb_count_invoked, 0);
+	snprintf(params, sizeof(params), "calls=%ld", n);
+	rcu_barrier(); /* Start with no callbacks of ours or anyone's queued. */
+	rb_count_runs(rb_region_callrcu, RB_ID_COUNT_CALLRCU, params, "base", rb_empty_loop,
+		      n, true, false);
+	/* Each run starts with no callbacks queued, as the first did. */
+	rb_count_runs(rb_region_callrcu, RB_ID_COUNT_CALLRCU, params, "section",
+		      rb_count_callrcu_loop, n, true, true);
+	rcu_barrier();
+	/* Per callback invoked: a window over n more calls and their invocation. */
+	local_irq_save(flags);
+	RB_WINDOW_OPEN(RB_ID_COUNT_CB);
+	local_irq_restore(flags);
+	rb_count_callrcu_loop(n - 1);
+	rcu_barrier();
+	RB_WINDOW_CLOSE(RB_ID_COUNT_CB);
+	rb_label(RB_ID_COUNT_CB, params, "window", n);
+	posted = rb_count_next_head;
+	kvfree(rb_count_heads);
+	rb_count_heads = NULL;
+	if (atomic_long_read(&rb_count_invoked) != posted) {
+		pr_err("count_callrcu: %ld callbacks posted, %ld invoked\n", posted,
+		       atomic_long_read(&rb_count_invoked));
+		return -EIO;
+	}
+	pr_info("count_callrcu %s: %ld callbacks posted and invoked\n", params, posted);
+	return 0;
+}
+
+/*
+ * Start rb_gp_load_fn() readers on every online CPU but skip_cpu, into
+ * tasks[]; returns how many, or an error after stopping those started.
+ * (rb_test_gp() can use it too.)
+ */
+static int rb_start_gp_load(struct task_struct **tasks, int skip_cpu)
+{
+	int cpu, n = 0;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == skip_cpu)
+			continue;
+		tasks[n] = rb_start_kthread(rb_gp_load_fn, NULL, cpu, "load");
+		if (IS_ERR(tasks[n])) {
+			int ret = PTR_ERR(tasks[n]);
+
+			rb_stop_kthreads(tasks, n);
+			return ret;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* count_gp: the RCU core's work over samples= synchronize_rcu() calls. */
+static int rb_test_count_gp(void)
+{
+	int self = get_cpu(), nload = 0, i;
+	struct task_struct **tasks;
+	char params[96];
+
+	put_cpu();
+	tasks = kcalloc(nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return -ENOMEM;
+	if (!strcmp(load, "readers")) {
+		nload = rb_start_gp_load(tasks, self);
+		if (nload < 0) {
+			kfree(tasks);
+			return nload;
+		}
+	}
+	synchronize_rcu(); /* Warm-up, and the readers are running. */
+	snprintf(params, sizeof(params), "load=%s;gps=%d;cpus=%d", load, samples,
+		 num_online_cpus());
+	RB_WINDOW_OPEN(RB_ID_COUNT_GP);
+	for (i = 0; i < samples; i++)
+		synchronize_rcu();
+	RB_WINDOW_CLOSE(RB_ID_COUNT_GP);
+	rb_label(RB_ID_COUNT_GP, params, "window", samples);
+	pr_info("count_gp %s: window done\n", params);
+	rb_stop_kthreads(tasks, nload);
+	kfree(tasks);
+	return 0;
+}
+
+/*
+ * count_refscale: each call of refscale's ref_rcu_read_section(), at
+ * offsets [range_lo, range_hi) of refscale.ko's .text, becomes a counted
+ * region.  The suite's kernels have no kallsyms: the host gives the offsets
+ * (from the .ko) and the address of the kernel's module list (from
+ * System.map), where this module finds refscale's base (.text comes first
+ * in a module's core).  The guest job loads refscale (waiting holdoff
+ * seconds) before this module.
+ */
+static unsigned long modules_list, range_lo, range_hi;
+module_param(modules_list, ulong, 0444);
+MODULE_PARM_DESC(modules_list, "count_refscale: address of the kernel's module list");
+module_param(range_lo, ulong, 0444);
+MODULE_PARM_DESC(range_lo, "count_refscale: offset in refscale's .text of the code to count");
+module_param(range_hi, ulong, 0444);
+MODULE_PARM_DESC(range_hi, "count_refscale: offset past it");
+
+static unsigned long rb_refscale_base(void)
+{
+	struct list_head *head = (struct list_head *)modules_list;
+	unsigned long base = 0;
+	struct module *mod;
+
+	/* The list is RCU-protected; modules_list is checked by the caller. */
+	rcu_read_lock();
+	list_for_each_entry_rcu(mod, head, list)
+		if (!strcmp(mod->name, "refscale"))
+			base = (unsigned long)mod->core_layout.base;
+	rcu_read_unlock();
+	return base;
+}
+
+static int rb_test_count_refscale(void)
+{
+	unsigned long flags, base;
+	char params[96];
+
+	/* Our own entry is on the list: a wrong address does not find it. */
+	if (!modules_list || THIS_MODULE->list.prev == THIS_MODULE->list.next ||
+	    range_hi <= range_lo) {
+		pr_err("invalid parameters modules_list=%lx range_lo=%lx range_hi=%lx\n",
+		       modules_list, range_lo, range_hi);
+		return -EINVAL;
+	}
+	base = rb_refscale_base();
+	if (!base) {
+		pr_err("count_refscale: no refscale module loaded\n");
+		return -ENOENT;
+	}
+	/* Each marker's next load on this CPU is its own: no interrupt between. */
+	local_irq_save(flags);
+	RB_RANGE(base + range_lo, base + range_hi);
+	local_irq_restore(flags);
+	snprintf(params, sizeof(params), "readers=1;nest=1;loops=%ld", rb_count_loops());
+	rb_label(RB_ID_COUNT_RANGE, params, "range", rb_count_loops());
+	return 0;
+}
+
+static int rb_run_count_test(void)
+{
+	rb_labels = kzalloc(RB_LABELS_SIZE, GFP_KERNEL);
+	if (!rb_labels)
+		return -ENOMEM;
+	if (!strcmp(test, "count_read"))
+		return rb_test_count_read(&rb_read_ops[0], RB_ID_COUNT_READ, rb_region_read);
+	if (!strcmp(test, "count_read_mb"))
+		return rb_test_count_read(&rb_read_ops[1], RB_ID_COUNT_READ_MB,
+					  rb_region_read_mb);
+	if (!strcmp(test, "count_callrcu"))
+		return rb_test_count_callrcu();
+	if (!strcmp(test, "count_refscale"))
+		return rb_test_count_refscale();
+	return rb_test_count_gp();
+}
+
+static bool rb_is_count_test(void)
+{
+	return !strcmp(test, "count_read") || !strcmp(test, "count_read_mb") ||
+	       !strcmp(test, "count_callrcu") || !strcmp(test, "count_gp") ||
+	       !strcmp(test, "count_refscale");
+}
+
 /* ---- parameters, init, exit ------------------------------------------ */
 
 struct rb_int_param {
@@ -946,7 +1282,9 @@ static int rb_run_test(void)
 		return rb_test_callrcu_capacity();
 	if (!strcmp(test, "gp"))
 		return rb_test_gp();
-	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity or gp\n",
+	if (rb_is_count_test())
+		return rb_run_count_test();
+	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity, gp or count_*\n",
 	       test);
 	return -EINVAL;
 }
@@ -964,17 +1302,22 @@ static int __init rb_init(void)
 		return -ENOMEM;
 	ret = rb_run_test();
 	if (ret) {
+		kfree(rb_labels);
 		kvfree(rb_rows);
 		return ret;
 	}
 	rb_debugfs_dir = debugfs_create_dir("rcubench", NULL);
 	debugfs_create_file("results", 0444, rb_debugfs_dir, NULL, &rb_results_fops);
+	if (rb_labels)
+		debugfs_create_file("count_labels", 0444, rb_debugfs_dir, NULL,
+				    &rb_count_labels_fops);
 	return 0;
 }
 
 static void __exit rb_exit(void)
 {
 	debugfs_remove_recursive(rb_debugfs_dir);
+	kfree(rb_labels);
 	kvfree(rb_rows);
 }
 

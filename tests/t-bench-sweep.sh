@@ -22,6 +22,10 @@ for v in 1 2; do
 		[ -s "$sweep/perf/$kernel-$v-r1/perf-$t.txt" ] || fail "no perf output for $t at $v vCPUs"
 	done
 	grep -q "^$kernel,$v,1," "$sweep/csv/agreement.csv" || fail "no agreement row for $v vCPUs"
+	for t in count_read count_read_mb count_callrcu count_gp; do
+		awk -F, -v v=$v -v t=$t '$5 == v && $6 == t && $12 == "tcg-plugin" && $13 == "ok" { f = 1 }
+			END { exit !f }' "$sweep/csv/results.csv" || fail "no $t rows from the plugin boot at $v vCPUs"
+	done
 done
 
 # With two CPUs the two smp_mb() per section are real barriers: read_mb

@@ -32,7 +32,28 @@ override them.  Exits non-zero when any cell failed, listing them.
 USAGE
 }
 
-ALL_TESTS="read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale"
+ALL_TESTS=$(conf_get BENCH_TESTS)
+COUNT_TESTS=$(conf_get COUNT_TESTS)
+
+# count_tests_in 1|0 TESTS...: those of TESTS that are (1) or are not (0)
+# count tests.
+count_tests_in() {
+	local want=$1 t out=
+	shift
+	for t in "$@"; do
+		case " $COUNT_TESTS " in *" $t "*) [ "$want" = 1 ] && out+=" $t" ;; *) [ "$want" = 0 ] && out+=" $t" ;; esac
+	done
+	echo $out
+}
+
+# count_rows K CELL: the plugin boot's counts as guest rows in CELL/results/bench.csv.
+count_rows() {
+	[ -f "$2/results/counts.csv" ] || return 0
+	"$PY" "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$1" --counts "$2/results/counts.csv" \
+		--labels "$2/results/count-labels.csv" --append "$2/results/bench.csv" 2>>"$2/boot.log" ||
+		note "bench: $2: counts.py failed (see boot.log)"
+}
+
 RESULTS_PY=$RB_TOP/analysis/results.py
 PY=/usr/bin/python3
 
@@ -238,7 +259,9 @@ load_flag=$(conf_get LOAD_FLAG)
 boot_list=()
 while read -r pos k v r; do
 	pending=$(results pending --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$tests")
-	[ -z "$pending" ] || boot_list+=("$pos $k $v $r $pending")
+	for group in "$(count_tests_in 0 $pending)" "$(count_tests_in 1 $pending)"; do
+		[ -z "$group" ] || boot_list+=("$pos $k $v $r $group")
+	done
 done < <(boots order --seed "$seed" --kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats")
 total=${#boot_list[@]}
 ntests_total=0
@@ -311,9 +334,12 @@ record_boot() {
 # run_boot POS K V R TESTS...: boot once for the pending tests, merge the
 # results, record the boot.
 run_boot() {
-	local pos=$1 k=$2 v=$3 r=$4 cell=$sweep/raw/$2-$3-r$4 seen=0 started t
+	local pos=$1 k=$2 v=$3 r=$4 cell=$sweep/raw/$2-$3-r$4 seen=0 started t plugin=()
 	local load_before other_before busy0 own0 start_s duration other_during
 	shift 4
+	if [ -n "$(count_tests_in 1 "$@")" ]; then
+		cell+=-count plugin=(--plugin)
+	fi
 	if [ -n "${unusable[$k]:-}" ]; then
 		progress "$k" "$v" "$r" "$*"
 		results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
@@ -333,7 +359,7 @@ run_boot() {
 	own_cpu_s
 	busy0=$(host_busy_s) own0=$own_s start_s=$(date +%s.%N)
 	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$cell/job.sh" --out "$cell" \
-		--pin --quiet 2>"$cell/boot.log" &
+		--pin --quiet "${plugin[@]}" 2>"$cell/boot.log" &
 	boot_pid=$!
 	# Progress from the job's "start <test>" console lines.
 	while kill -0 "$boot_pid" 2>/dev/null; do
@@ -352,10 +378,13 @@ run_boot() {
 	own_cpu_s
 	other_during=$(awk -v b0="$busy0" -v b1="$(host_busy_s)" -v o0="$own0" -v o1="$own_s" -v d="$duration" \
 		'BEGIN { x = ((b1 - b0) - (o1 - o0)) / d; printf "%.2f\n", x < 0 ? 0 : x }')
-	record_boot "$pos" "$k" "$v" "$r" "$(cat "$cell/status" 2>/dev/null || echo no-status)" "${start_s%.*}" \
+	# A plugin boot counts, it does not time: boots.csv keeps the timed boot.
+	[ ${#plugin[@]} != 0 ] ||
+		record_boot "$pos" "$k" "$v" "$r" "$(cat "$cell/status" 2>/dev/null || echo no-status)" "${start_s%.*}" \
 		"$duration" "$(cat "$cell/pinned" 2>/dev/null || echo 0)" "$load_before" "$other_before" "$other_during"
 	[ $seen -gt 0 ] || progress "$k" "$v" "$r" "(boot failed)"
 	ntests_done=$((ntests_done + $# - (seen > 0 ? seen - 1 : 0)))
+	[ ${#plugin[@]} = 0 ] || count_rows "$k" "$cell"
 	results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
 		--commit "$commit" --accel "$(cat "$cell/accel" 2>/dev/null || echo "$accel")" \
 		--schema-version "$schema" --cell-dir "$cell" | grep -v ':ok$' | sed "s|^|bench: $k/$v/r$r: failed |" || true

@@ -28,10 +28,41 @@ options:
   --pin              pin vCPU n's QEMU thread to host CPU n mod (host CPUs);
                      DIR/pinned says 1 when every vCPU thread was pinned, else 0
   --quiet            do not copy the console to the terminal
+  --plugin           count instructions with the rbcount TCG plugin
+                     (workloads/tcg-plugin): counts in DIR/results/counts.csv;
+                     a boot whose plugin QEMU refuses or that writes no
+                     counts fails
 USAGE
 }
 
-kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0 pin=0
+# plugin_qemu_args KERNEL ACCEL OUT: QEMU's arguments loading rbcount.so,
+# built here, with the kernel's System.map; counts go to OUT/counts.csv.
+# RB_PLUGIN_SO (another plugin: tests) and RB_PLUGIN_MEM=off (no load/store
+# counting: faster) in the environment change them.
+plugin_qemu_args() {
+	local so=$RB_TOP/workloads/tcg-plugin/rbcount.so map
+	map=$(kernel_obj "$1")/System.map
+	[ "$2" = tcg ] || die "--plugin needs TCG (accelerator here: $2)"
+	[ -r "$map" ] || die "--plugin: no $map for kernel $1"
+	make -s -C "$RB_TOP/workloads/tcg-plugin" >&2 || die "--plugin: rbcount.so does not build"
+	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on} -d plugin -D $3/plugin.log"
+}
+
+# plugin_verdict OUT VERDICT: the boot's verdict once the plugin's counts are
+# in OUT/results/counts.csv, or "plugin-failed: why" (QEMU refused the
+# plugin, or the plugin wrote nothing).
+plugin_verdict() {
+	local why
+	if [ -s "$1/counts.csv" ] && tail -1 "$1/counts.csv" | grep -q '^# rbcount 1: end'; then
+		mv -f "$1/counts.csv" "$1/results/counts.csv"
+		echo "$2"
+		return 0
+	fi
+	why=$(cat "$1/qemu.log" "$1/plugin.log" 2>/dev/null | grep -m1 -iE 'plugin|rbcount' | tr -d '\r') || true
+	echo "plugin-failed: the rbcount plugin wrote no counts (${why:-$2})"
+}
+
+kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0 pin=0 plugin=0
 files=()
 timeout_s=$(conf_get BOOT_TIMEOUT)
 hang_s=$(conf_get HANG_TIMEOUT)
@@ -52,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--file) files+=("$2"); shift ;;
 	--quiet) quiet=1 ;;
 	--pin) pin=1 ;;
+	--plugin) plugin=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -72,7 +104,7 @@ moddir=${moddir:-$obj}
 [ -r "$bzimage" ] || die "kernel $kernel is not built ($bzimage): run 'make kernels'"
 
 mkdir -p "$out"
-rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt" "$out/pinned"
+rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt" "$out/pinned" "$out/counts.csv"
 mkdir -p "$out/results"
 
 # Per-boot initramfs: shared base + this kernel's modules + the job.
@@ -101,10 +133,15 @@ kvm) accel_args=(-accel kvm -cpu host) ;;
 *) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 esac
 echo "$accel" >"$out/accel"
+plugin_args=()
+if [ $plugin = 1 ]; then
+	pargs=$(plugin_qemu_args "$kernel" "$accel" "$out") || exit 1
+	read -ra plugin_args <<<"$pargs"
+fi
 note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
 
 # debug-threads=on names the vCPU threads "CPU n/TCG", for --pin.
-qemu-system-x86_64 "${accel_args[@]}" -smp "$vcpus" -m "$mem" -name "rcu-bench-$kernel,debug-threads=on" \
+qemu-system-x86_64 "${accel_args[@]}" "${plugin_args[@]}" -smp "$vcpus" -m "$mem" -name "rcu-bench-$kernel,debug-threads=on" \
 	-nographic -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/channel.txt" \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio" \
@@ -181,8 +218,10 @@ if [ -z "$verdict" ]; then
 		[ -n "$verdict" ] || verdict=ok
 	fi
 fi
+[ $plugin = 0 ] || verdict=$(plugin_verdict "$out" "$verdict")
 echo "$verdict" | atomic_write "$out/status"
 echo "$elapsed" >"$out/elapsed"
 banner=$(grep -m1 -E 'RCU implementation' "$out/console.log" | tr -d '\r' | sed 's/^\[[^]]*\] //') || true
 note "$kernel/$vcpus: ${banner:-no RCU banner}; ${elapsed}s; status: $verdict"
+case "$verdict" in plugin-failed:*) die "$kernel/$vcpus: ${verdict#plugin-failed: }" ;; esac
 [ "$verdict" = ok ]

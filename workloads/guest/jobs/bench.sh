@@ -9,6 +9,8 @@
 #   perf-<test>.txt  perf stat (software events, system-wide) of each test,
 #                    when BENCH_PERF=1 (it costs about 0.7 s per test)
 #   stats-<when>.txt the preemptible RCU debugfs stats around the gp test
+#   count-labels.csv the count_* tests' region labels, for the host to join
+#                    with the rbcount plugin's counts (plugin boots only)
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
 : "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale}"
 : "${BENCH_NESTS:=1 2}"
@@ -20,6 +22,8 @@
 : "${BENCH_GP_SAMPLES:=50}"
 : "${BENCH_WAIT_S:=120}"
 : "${BENCH_PERF:=1}"
+: "${BENCH_COUNT_LOOPS:=20000}"
+: "${BENCH_COUNT_GPS:=20}"
 
 MOD=/modules
 NCPUS=$(nproc)
@@ -42,6 +46,9 @@ rcubench() {
 		return 1
 	}
 	cat /sys/kernel/debug/rcubench/results >>"$ROWS" || { rmmod rcubench; echo "no results file"; return 1; }
+	# The count_* tests' region labels (see rcubench_count below).
+	labels=/sys/kernel/debug/rcubench/count_labels
+	[ ! -f $labels ] || cat $labels >>/results/count-labels.csv
 	rmmod rcubench
 }
 
@@ -204,6 +211,59 @@ test_rcuscale() {
 	awk -v p="$params" '{ printf "rcuscale,%s;sample=%d,gp_latency_ns,%s,ns,rcuscale\n", p, $1, $2; s += $2 }
 		END { printf "rcuscale,%s,gp_latency_ns,%.0f,ns,rcuscale\n", p, s / NR }' \
 		/tmp/rcuscale.ns >>"$ROWS"
+}
+
+# ---- count_*: only in boots with the rbcount plugin (workloads/tcg-plugin) ----
+# The module marks regions; its labels say which region is which.  The
+# counts themselves are written by the plugin on the host, so these tests
+# add no rows here: the host turns counts + labels into rows.
+rcubench_count() {
+	rcubench "$@" || return 1
+	grep -q ",${1#test=}," /results/count-labels.csv 2>/dev/null || { echo "no count labels for $2"; return 1; }
+}
+
+test_count_read() {
+	rcubench_count test=count_read loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_read_mb() {
+	rcubench_count test=count_read_mb loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_callrcu() {
+	rcubench_count test=count_callrcu loops="$BENCH_COUNT_LOOPS"
+}
+
+test_count_gp() {
+	for load in idle readers; do
+		rcubench_count test=count_gp load="$load" samples="$BENCH_COUNT_GPS" || return 1
+	done
+}
+
+# count_refscale: refscale's own loop, counted per call (one reader, one
+# run: a warm-up call and a measured one) at loops/2 and loops.  The host
+# gives the offsets of ref_rcu_read_section() in refscale.ko's .text and
+# the address of the kernel's module list (no kallsyms in these kernels):
+# BENCH_REFSCALE_RANGE="LO HI MODULES".
+test_count_refscale() {
+	set -- ${BENCH_REFSCALE_RANGE:-}
+	[ $# = 3 ] || { echo "no BENCH_REFSCALE_RANGE"; return 1; }
+	range_lo=$1 range_hi=$2 modules_list=$3
+	for loops in $((BENCH_COUNT_LOOPS / 2)) $BENCH_COUNT_LOOPS; do
+		torture_load || return 1
+		ends=$(dmesg | grep -c 'END OF TEST' || true)
+		insmod "$MOD/refscale.ko" scale_type=rcu nreaders=1 loops="$loops" nruns=1 holdoff=3 \
+			shutdown=0 verbose=0 || { echo "insmod refscale"; return 1; }
+		rcubench_count test=count_refscale modules_list="$modules_list" range_lo="$range_lo" \
+			range_hi="$range_hi" loops="$loops" || { rmmod refscale; return 1; }
+		i=0
+		while [ "$(dmesg | grep -c 'END OF TEST')" -le "$ends" ]; do
+			i=$((i + 1))
+			[ $i -le "$BENCH_WAIT_S" ] || { rmmod refscale; echo "refscale did not finish"; return 1; }
+			sleep 1
+		done
+		rmmod refscale
+	done
 }
 
 say "tests '$BENCH_TESTS' on $NCPUS CPUs"

@@ -1,0 +1,143 @@
+#!/bin/bash
+# Instruction counts of the read side with the rbcount plugin, on every
+# built kernel of the suite (2 vCPUs, interrupts on and off):
+#  - two boots give identical count_read and count_read_mb rows (counts
+#    are exact: ticks landing in a loop are kept out of its figure);
+#  - classic, tree (rcu_read_lock() is barrier()): a read section adds no
+#    instruction, and read_mb adds exactly 2 locked instructions;
+#  - preempt: an outermost pair executes the pushf, cli and sti that the
+#    disassembly of __rcu_read_lock() and of __rcu_read_unlock() (its path
+#    up to its first call, the unlikely preempted-reader case) shows, no
+#    sti with interrupts off, and no fence or locked instruction;
+#  - tree-preempt: no fence or locked instruction per pair, read_mb adds
+#    the disassembly's locked ones, and our pair plus our empty loop's
+#    iteration is exactly what one iteration of refscale's own loop
+#    executes (counted per call of ref_rcu_read_section(), whose
+#    instructions t-bench-loopcode checks are our read loop's).  (Its
+#    __rcu_read_unlock() inlines the special case, irq disabling included,
+#    after the fast path's branch to ret: the preempt derivation "up to the
+#    first call" does not apply.)
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+need_tool objdump
+VCPUS=2
+
+# irqflag_ops KERNEL CLASS: CLASS (pushf, cli, sti, popf) instructions in
+# __rcu_read_lock plus __rcu_read_unlock up to its first call.
+irqflag_ops() {
+	local obj map f lo hi total=0 n
+	obj=$(kernel_obj "$1")
+	map=$obj/System.map
+	for f in __rcu_read_lock __rcu_read_unlock; do
+		lo=$(awk -v f="$f" '$3 == f { print $1; exit }' "$map")
+		[ -n "$lo" ] || fail "$1: no $f in System.map"
+		hi=$(sort "$map" | awk -v lo="$lo" '$1 > lo && $2 ~ /^[tT]$/ { print $1; exit }')
+		n=$(objdump -d --no-show-raw-insn --start-address=0x$lo --stop-address=0x$hi "$obj/vmlinux" |
+			awk -v c="$2" '/^ *[0-9a-f]+:/ { sub(/^[^:]*:[ \t]*/, ""); split($0, w, /[ \t]+/)
+				if (w[1] ~ /^call/) stop = 1; if (!stop && (w[1] == c || w[1] == c "q")) n++ }
+				END { print n + 0 }')
+		total=$((total + n))
+	done
+	echo "$total"
+}
+
+# check_zero_read ROWS: classic/tree expectations on kernel $k's rows.
+check_zero_read() {
+	local rows=$1 p
+	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
+		[ "$(count_of "$rows" count_read "$p" insns)" = 0 ] ||
+			fail "$k: count_read $p adds $(count_of "$rows" count_read "$p" insns) instructions, expected 0"
+		[ $(($(count_of "$rows" count_read_mb "$p" locked) - $(count_of "$rows" count_read "$p" locked))) = "$(mb_locked "$k")" ] ||
+			fail "$k: read_mb adds $(count_of "$rows" count_read_mb "$p" locked) locked over read, disassembly $(mb_locked "$k")"
+	done
+	echo "ok: $k: a read section adds 0 instructions, read_mb exactly $(mb_locked "$k") locked ones"
+}
+
+# check_no_barrier_read ROWS: no fence or locked instruction per pair, 2
+# locked ones more with read_mb.
+check_no_barrier_read() {
+	local rows=$1 p c
+	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
+		for c in fences locked; do
+			[ "$(count_of "$rows" count_read "$p" $c)" = 0 ] || fail "$k: count_read $p: $c per pair"
+		done
+		[ "$(count_of "$rows" count_read_mb "$p" locked)" = "$(mb_locked "$k")" ] ||
+			fail "$k: read_mb $p: $(count_of "$rows" count_read_mb "$p" locked) locked per pair, disassembly $(mb_locked "$k")"
+		echo "ok: $k: count_read $p: $(grep "^count_read,$p,\(insns\|pushf\|cli\|sti\),"  "$rows" |
+			cut -d, -f3,4 | tr '\n' ' ')no fence or locked; read_mb $(mb_locked "$k") locked"
+	done
+}
+
+# check_refscale ROWS: refscale's loop per iteration = our pair + our
+# empty loop per iteration, class by class (loads and stores too).
+check_refscale() {
+	local rows=$1 p r c ours theirs
+	p=$(cut -d, -f2 "$rows" | sort -u | grep '^readers=1;nest=1;irqs=on;')
+	r=$(awk -F, '$1 == "count_refscale" { print $2; exit }' "$rows")
+	[ -n "$r" ] || fail "$k: no count_refscale rows"
+	for c in insns locked fences cli sti pushf popf percpu calls rets loads stores; do
+		ours=$(($(count_of "$rows" count_read "$p" $c) + $(count_of "$rows" count_read "$p" base_$c)))
+		theirs=$(count_of "$rows" count_refscale "$r" $c)
+		[ "$ours" = "$theirs" ] || fail "$k: $c per iteration: our loop $ours, refscale's $theirs"
+	done
+	echo "ok: $k: refscale's loop executes per iteration what ours does ($(count_of "$rows" count_refscale "$r" insns) instructions)"
+}
+
+# check_preempt_read ROWS: preemptible-reader expectations on kernel $k's rows.
+check_preempt_read() {
+	local rows=$1 nest irqs p c want got
+	for nest in 1 2; do
+		for irqs in on off; do
+			p=$(cut -d, -f2 "$rows" | sort -u | grep "^readers=1;nest=$nest;irqs=$irqs;")
+			for c in pushf cli sti popf; do
+				want=$(irqflag_ops "$k" $c)
+				[ $irqs = on ] || [ $c != sti ] || want=0
+				got=$(count_of "$rows" count_read "$p" $c)
+				[ "$got" = "$want" ] || fail "$k: count_read $p: $c $got per pair, disassembly $want"
+			done
+			for c in fences locked; do
+				got=$(count_of "$rows" count_read "$p" $c)
+				[ "$got" = 0 ] || fail "$k: count_read $p: $got $c per pair"
+			done
+			echo "ok: $k: count_read $p: $(grep "^count_read,$p,\(insns\|pushf\|cli\|sti\|popf\)," "$rows" |
+				cut -d, -f3,4 | tr '\n' ' ')"
+		done
+	done
+}
+
+# mb_locked KERNEL: locked instructions the smp_mb()s add to rcubench.ko's
+# read loop, from the disassembly of its read_mb and read loops.
+mb_locked() {
+	local ko mb rd
+	ko=$(bench_module_path "$1")
+	mb=$("$RB_TOP/tests/objdump_loop.py" "$ko" rb_read_mb_loop | sed -n 's/.*locked=\([0-9]*\).*/\1/p')
+	rd=$("$RB_TOP/tests/objdump_loop.py" "$ko" rb_read_loop | sed -n 's/.*locked=\([0-9]*\).*/\1/p')
+	[ -n "$mb" ] && [ -n "$rd" ] || fail "$1: no read loops in $ko"
+	echo $((mb - rd))
+}
+
+checked=0
+for k in $(conf_get KERNELS); do
+	kernel_built "$k" || { echo "kernel $k not built: not checked"; continue; }
+	extra=
+	[ "$k" != tree-preempt ] || extra=count_refscale
+	for i in 1 2; do
+		count_boot "$k" $VCPUS "count_read count_read_mb $extra" "$tmp/$k-$i"
+	done
+	cmp -s "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" ||
+		fail "$k: two boots counted differently: $(diff "$tmp/$k-1/rows.csv" "$tmp/$k-2/rows.csv" | head -4)"
+	echo "ok: $k: two boots give identical counts ($(wc -l <"$tmp/$k-1/rows.csv") rows)"
+	case "$k" in
+	classic | tree) check_zero_read "$tmp/$k-1/rows.csv" ;;
+	preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
+	tree-preempt)
+		check_no_barrier_read "$tmp/$k-1/rows.csv"
+		check_refscale "$tmp/$k-1/rows.csv"
+		;;
+	*) fail "no expectations for kernel $k" ;;
+	esac
+	checked=$((checked + 1))
+done
+[ $checked -gt 0 ] || { echo "no kernel built"; exit 77; }

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The rbcount TCG plugin builds with make and exports the plugin API
+# version; a boot whose plugin QEMU refuses (no such file, another API
+# version) fails with one clear "rcu-bench: error:" line instead of
+# silently counting nothing.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp classic
+need_tool nm gcc
+
+make -s -C "$RB_TOP/workloads/tcg-plugin" OUT="$tmp/build" >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log"; fail "the plugin does not build"; }
+syms=$(nm -D --defined-only "$tmp/build/rbcount.so")
+for s in qemu_plugin_version qemu_plugin_install; do
+	echo "$syms" | grep -q " $s$" || fail "rbcount.so does not export $s"
+done
+echo "ok: rbcount.so builds and exports the plugin entry points"
+
+echo 'echo never runs' >"$tmp/job.sh"
+RB_PLUGIN_SO=$tmp/missing.so expect_fail "a plugin that is not there" \
+	"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus 1 --job "$tmp/job.sh" --out "$tmp/b1" \
+	--quiet --plugin
+
+# A plugin of another API version: QEMU 7.2 refuses it at load.
+printf '%s\n' '__attribute__((visibility("default"))) int qemu_plugin_version = 999;' \
+	'__attribute__((visibility("default"))) int qemu_plugin_install(void) { return 0; }' >"$tmp/v999.c"
+gcc -shared -fPIC -o "$tmp/v999.so" "$tmp/v999.c"
+RB_PLUGIN_SO=$tmp/v999.so expect_fail "a plugin of API version 999" \
+	"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus 1 --job "$tmp/job.sh" --out "$tmp/b2" \
+	--quiet --plugin

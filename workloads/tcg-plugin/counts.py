@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+"""Turn the rbcount plugin's counts into rows of the results CSV.
+
+Inputs, from one plugin boot (workloads/boot.sh --plugin): the plugin's
+counts.csv (regions and windows) and the guest's count-labels.csv (what
+each region and window of rcubench.ko was).  Output: rows in the guest's
+format "test,params,metric,value,unit,source" (source tcg-plugin, unit
+count), appended to the boot's results/bench.csv so that the sweep merges
+them like any guest rows.  Vocabulary: analysis/SCHEMA.md.
+
+Each count_read / count_read_mb / count_callrcu configuration is four
+regions: the empty loop and the section loop, each with loops/2 and loops
+iterations; (full - half) / (loops - loops/2) is the exact count per
+iteration, and the per-pair figure is section minus empty loop.
+
+count_gp and count_callrcu's callback part are windows: instructions of
+every vCPU attributed to kernel functions; the RCU core's functions are
+grouped by the table GROUPS below (one per RCU family).
+"""
+
+import argparse
+import csv
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Optional
+
+SOURCE = "tcg-plugin"
+CLASSES = ["insns", "locked", "fences", "cli", "sti", "pushf", "popf",
+           "percpu", "calls", "rets", "loads", "stores"]
+IRQFLAG = ["cli", "sti", "pushf", "popf"]
+GROUP_NAMES = ["tick", "gp_machine", "cb_advance", "cb_invoke", "softirq", "other"]
+
+# Range regions (count_refscale): the plugin's id is this base plus the
+# range's generation 1, 2, ... (bench-module/rcubench.c RB_ID_COUNT_RANGE).
+RANGE_ID_BASE = 256
+
+# The RCU family of each kernel of the suite.
+FAMILY = {"classic": "classic", "preempt": "rcupreempt", "tree": "tree",
+          "tree-preempt": "tree"}
+
+# Group of each RCU core function (regexes on the name without a .suffix).
+# An RCU function that no pattern names is "other"; read-side functions
+# are no part of the core.
+GROUPS: dict[str, dict[str, str]] = {
+    "classic": {
+        "tick": r"rcu_sched_clock_irq|rcu_pending|rcu_qsctr_inc|rcu_tick_from_idle|rcu_check_callbacks",
+        "gp_machine": r"rcu_start_batch|cpu_quiet|rcu_check_quiescent_state|(rcu_)?force_quiescent_state",
+        "cb_advance": r"rcu_move_batch|rcu_advance_.*",
+        "cb_invoke": r"rcu_do_batch|rcu_invoke_callback",
+        "softirq": r"rcu_process_callbacks|__rcu_process_callbacks|rcu_softirq_qs",
+    },
+    "rcupreempt": {
+        "tick": r"rcu_sched_clock_irq|rcu_check_callbacks|rcu_pending|rcu_check_mb|rcu_sched_qs"
+                r"|rcu_tick_in_sched_qs|rcu_poll_gp_pending|rcu_boost_check",
+        "gp_machine": r"rcu_try_flip.*",
+        "cb_advance": r"__rcu_advance_callbacks",
+        "cb_invoke": r"rcu_invoke_callback|rcu_do_batch",
+        "softirq": r"rcu_process_callbacks|rcu_softirq_qs",
+    },
+    "tree": {
+        "tick": r"rcu_sched_clock_irq|rcu_pending|rcu_flavor_sched_clock_irq|rcu_is_cpu_rrupt_from_idle"
+                r"|rcu_qs|check_cpu_stall|rcu_stall_.*|rcu_preempt_need_deferred_qs",
+        "gp_machine": r"rcu_gp_.*|rcu_start_this_gp|rcu_report_qs_.*|rcu_check_quiescent_state"
+                      r"|_?_?note_gp_changes|force_qs_rnp|rcu_implicit_dynticks_qs"
+                      r"|dyntick_save_progress_counter|rcu_future_gp_cleanup|rcu_seq_.*",
+        "cb_advance": r"rcu_advance_cbs.*|rcu_accelerate_cbs.*|rcu_segcblist_(advance|accelerate"
+                      r"|enqueue|entrain|merge|insert_pend_cbs|extract_pend_cbs|inc_len|add_len"
+                      r"|n_segment_cbs|ready_cbs|pend_cbs|nextgp|first_.*)|rcu_cblist_enqueue",
+        "cb_invoke": r"rcu_do_batch|rcu_cblist_dequeue|rcu_segcblist_(extract_done_cbs|insert_done_cbs"
+                     r"|insert_count)|rcu_invoke_callback",
+        "softirq": r"rcu_core|rcu_core_si|invoke_rcu_core|rcu_cpu_kthread.*|rcu_wake_cond|rcu_softirq_qs",
+    },
+}
+READ_SIDE = r"__rcu_read_(un)?lock|rcu_read_unlock_special|rcu_preempted_reader_exit|.*srcu.*"
+CORE = (r"rcu_.*|__rcu_.*|_?_?call_rcu|synchronize_rcu.*|wakeme_after_rcu|__wait_rcu_gp|wait_rcu_gp"
+        r"|invoke_rcu_core|cpu_quiet|force_quiescent_state|_?_?note_gp_changes|force_qs_rnp"
+        r"|dyntick_save_progress_counter")
+
+
+class CountError(Exception):
+    """Inputs that do not fit together: the message names the problem."""
+
+
+def read_sections(path: Path) -> dict[str, list[dict[str, str]]]:
+    """The plugin's CSV sections: rows by kind (region, func, addr)."""
+    rows: dict[str, list[dict[str, str]]] = defaultdict(list)
+    header: Optional[list[str]] = None
+    text = path.read_text()
+    if not text.rstrip().splitlines()[-1].startswith("# rbcount 1: end"):
+        raise CountError(f"{path}: truncated (no end line)")
+    for line in text.splitlines():
+        if line.startswith("#"):
+            header = None
+            continue
+        fields = line.split(",")
+        if header is None:
+            header = fields
+            continue
+        rows[fields[0]].append(dict(zip(header, fields)))
+    return rows
+
+
+def read_labels(path: Path) -> list[dict[str, str]]:
+    names = ["id", "test", "params", "role", "iterations"]
+    with open(path, newline="", encoding="utf-8") as f:
+        return [dict(zip(names, r)) for r in csv.reader(f) if r]
+
+
+def join(records: list[dict], labels: list[dict[str, str]], what: str) -> list[tuple[dict, dict]]:
+    """Pair the records of each id with the labels of that id, in order."""
+    pairs = []
+    ids = {int(lab["id"]) for lab in labels} | {int(r["id"]) for r in records}
+    for i in sorted(ids):
+        recs = sorted((r for r in records if int(r["id"]) == i), key=lambda r: int(r["seq"]))
+        labs = [lab for lab in labels if int(lab["id"]) == i]
+        if len(recs) != len(labs):
+            raise CountError(f"{what} id {i}: the plugin recorded {len(recs)}, the module labelled {len(labs)}")
+        pairs += list(zip(recs, labs))
+    return pairs
+
+
+def number(v: float) -> str:
+    """Exact counts print as integers, others with 3 decimals."""
+    return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.3f}"
+
+
+def row(test: str, params: str, metric: str, value: float) -> list[str]:
+    return [test, params, metric, number(value), "count", SOURCE]
+
+
+def per_iteration(runs: dict[str, tuple[dict, int]], kind: str) -> dict[str, float]:
+    """Count per iteration of kind (base or section) from its half and full runs."""
+    (half, n_half), (full, n_full) = runs[kind + "_half"], runs[kind + "_full"]
+    return {c: (int(full[c]) - int(half[c])) / (n_full - n_half) for c in CLASSES}
+
+
+def region_runs(regions: list[dict], labels: list[dict[str, str]]) -> dict[tuple[str, str], dict]:
+    """(test, params) -> role -> (counts of the region bucket, iterations)."""
+    mine = [r for r in regions if r["bucket"] == "region" and int(r["id"]) < RANGE_ID_BASE]
+    runs: dict[tuple[str, str], dict] = defaultdict(dict)
+    for rec, lab in join(mine, [lab for lab in labels if lab["role"] not in ("window", "range")],
+                         "region"):
+        runs[(lab["test"], lab["params"])][lab["role"]] = (rec, int(lab["iterations"]))
+    return runs
+
+
+def read_rows(test: str, params: str, runs: dict) -> list[list[str]]:
+    base, section = per_iteration(runs, "base"), per_iteration(runs, "section")
+    out = [row(test, params, c, section[c] - base[c]) for c in CLASSES]
+    out.append(row(test, params, "irqflag", sum(section[c] - base[c] for c in IRQFLAG)))
+    out += [row(test, params, "base_" + c, base[c]) for c in CLASSES]
+    out.append(row(test, params, "base_irqflag", sum(base[c] for c in IRQFLAG)))
+    return out
+
+
+def callrcu_rows(params: str, runs: dict) -> list[list[str]]:
+    base, section = per_iteration(runs, "base"), per_iteration(runs, "section")
+    per_call = {c: section[c] - base[c] for c in CLASSES}
+    return [row("count_callrcu", params, "insns_per_call", per_call["insns"]),
+            row("count_callrcu", params, "locked_per_call", per_call["locked"]),
+            row("count_callrcu", params, "fences_per_call", per_call["fences"]),
+            row("count_callrcu", params, "irqflag_per_call", sum(per_call[c] for c in IRQFLAG))]
+
+
+def range_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list[str]]:
+    """count_refscale: per iteration of the counted function, from the calls
+    of two ranges with different loops.  Of a range's calls the one with
+    the fewest instructions counts: refscale's readers run preemptible, and
+    a tick in a read section can make its rcu_read_unlock() take the
+    special (deferred quiescent state) path once."""
+    ranges = [lab for lab in labels if lab["role"] == "range"]
+    calls = []
+    for k, lab in enumerate(ranges, 1):
+        recs = [r for r in regions if r["bucket"] == "region" and int(r["id"]) == RANGE_ID_BASE + k]
+        if not recs:
+            raise CountError(f"range {k} ({lab['params']}): no call counted")
+        calls.append((min(recs, key=lambda r: int(r["insns"])), int(lab["iterations"]), lab))
+    out = []
+    for (half, n_half, _), (full, n_full, lab) in zip(calls[0::2], calls[1::2]):
+        per = {c: (int(full[c]) - int(half[c])) / (n_full - n_half) for c in CLASSES}
+        out += [row(lab["test"], lab["params"], c, per[c]) for c in CLASSES]
+    return out
+
+
+def base_name(func: str) -> str:
+    return func.split(".")[0]
+
+
+def group_of(func: str, family: str) -> Optional[str]:
+    """The RCU core group of a function, None if it is no part of the core."""
+    name = base_name(func)
+    if re.fullmatch(READ_SIDE, name) or not re.fullmatch(CORE, name):
+        return None
+    for group, pattern in GROUPS[family].items():
+        if re.fullmatch(pattern, name):
+            return group
+    return "other"
+
+
+def window_totals(funcs: Iterable[dict[str, str]], family: str) -> dict[str, float]:
+    """Core totals of one window: insns/fences/locked and insns per group."""
+    tot: dict[str, float] = defaultdict(float)
+    for f in funcs:
+        g = group_of(f["func"], family)
+        if g is None:
+            continue
+        tot["core_insns"] += int(f["insns"])
+        tot["core_fences"] += int(f["fences"])
+        tot["core_locked"] += int(f["locked"])
+        tot["core_insns_" + g] += int(f["insns"])
+    return tot
+
+
+def params_of(params: str) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in params.split(";") if kv)
+
+
+def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) -> list[list[str]]:
+    windows = {}
+    for f in funcs:
+        windows.setdefault(f["seq"], {"seq": f["seq"], "id": f["id"]})
+    by_seq: dict[str, list[dict]] = defaultdict(list)
+    for f in funcs:
+        by_seq[f["seq"]].append(f)
+    out = []
+    for rec, lab in join(list(windows.values()), [lab for lab in labels if lab["role"] == "window"],
+                         "window"):
+        tot = window_totals(by_seq[rec["seq"]], family)
+        p = params_of(lab["params"])
+        if lab["test"] == "count_gp":
+            per = int(p["gps"]) * int(p["cpus"])
+            metrics = ["core_insns", "core_fences", "core_locked"] + \
+                      ["core_insns_" + g for g in GROUP_NAMES]
+            out += [row("count_gp", lab["params"], m, tot[m] / per) for m in metrics]
+        elif lab["test"] == "count_callrcu":
+            # Classic and preempt inline the invocation loop into their
+            # softirq handler: per callback is invocation plus softirq.
+            invoke = tot["core_insns_cb_invoke"] + tot["core_insns_softirq"]
+            out.append(row("count_callrcu", lab["params"], "insns_per_cb",
+                           invoke / int(lab["iterations"])))
+    return out
+
+
+def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
+    if kernel not in FAMILY:
+        raise CountError(f"unknown kernel '{kernel}' (known: {' '.join(FAMILY)})")
+    sections = read_sections(counts)
+    labels = read_labels(labels_path) if labels_path.exists() else []
+    out = []
+    for (test, params), runs in region_runs(sections["region"], labels).items():
+        if test in ("count_read", "count_read_mb"):
+            out += read_rows(test, params, runs)
+        elif test == "count_callrcu":
+            out += callrcu_rows(params, runs)
+    out += range_rows(sections["region"], labels)
+    return out + window_rows(sections["func"], labels, FAMILY[kernel])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--counts", required=True, type=Path, help="the plugin's counts.csv")
+    ap.add_argument("--labels", required=True, type=Path, help="the guest's count-labels.csv")
+    ap.add_argument("--kernel", required=True, help="kernel name (suite.conf KERNELS)")
+    ap.add_argument("--append", type=Path, help="append the rows to this file (default: stdout)")
+    args = ap.parse_args()
+    try:
+        rows = rows_of(args.counts, args.labels, args.kernel)
+    except (CountError, OSError, KeyError, ValueError) as e:
+        print(f"rcu-bench: error: counts: {e}", file=sys.stderr)
+        return 1
+    if args.append:
+        with open(args.append, "a", newline="", encoding="utf-8") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+    else:
+        csv.writer(sys.stdout, lineterminator="\n").writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
