@@ -11,14 +11,16 @@ calib op's range is [min of ns_per_op_low, max of ns_per_op_high] over its
 repeats (the quartiles of each run); a published op's is the table's range.
 The decomposition counts each instruction once:
 
-  class                 count                                 cost (calib op)
-  locked                locked                                locked_add
-  fence                 fences                                mfence
-  cli, sti              cli, sti                              cli, sti (published)
-  flags save/restore    pushf + popf                          pushf_pop (pushf+pop; popf assumed alike)
-  per-CPU access        percpu                                gs_inc
-  call/return           calls (the ret is in call_ret)        call_ret
-  plain                 insns - all of the above (and rets)   alu (a dependent add: 1 cycle)
+  class            count     cost (calib op)        instructions the op covers
+  locked           locked    locked_add             1
+  fence            fences    mfence                 1
+  cli, sti         cli, sti  cli, sti (published)   1
+  flags save       pushf     pushf_pop              2 (pushf; pop %reg)
+  flags restore    popf      push_popf              2 (push %reg; popf)
+  per-CPU access   percpu    gs_inc                 1
+  call             calls     call_ret               1 (+ the ret, below)
+  return           rets      (inside call_ret)      1
+  plain            the rest of insns: alu (a dependent add: 1 cycle)
 
 Costs are serial (no overlap between instructions), so plain instructions
 lean high; locked and fences dominate wherever they occur.  count_gp has
@@ -51,12 +53,12 @@ import units
 NA = "n/a"
 READ_PARAMS = {"nest": "1", "irqs": "on"}
 GP_LOADS = ("idle", "readers")
-# Count metric -> calib op; "insns" is the total the plain class comes from.
-READ_CLASSES = {"locked": "locked_add", "fences": "mfence", "cli": "cli", "sti": "sti",
-                "pushf": "pushf_pop", "popf": "pushf_pop", "percpu": "gs_inc",
-                "calls": "call_ret"}
-NOT_PLAIN_UNCHARGED = ("rets",)   # inside call_ret's figure: not plain, no own cost
-GP_CLASSES = {"core_locked": "locked_add", "core_fences": "mfence"}
+# Count metric -> (calib op or None: no own cost, instructions taken out of
+# the plain class per count); "insns" is the total the plain class comes from.
+READ_CLASSES = {"locked": ("locked_add", 1), "fences": ("mfence", 1), "cli": ("cli", 1),
+                "sti": ("sti", 1), "pushf": ("pushf_pop", 2), "popf": ("push_popf", 2),
+                "percpu": ("gs_inc", 1), "calls": ("call_ret", 1), "rets": (None, 1)}
+GP_CLASSES = {"core_locked": ("locked_add", 1), "core_fences": ("mfence", 1)}
 PLAIN_OP = "alu"
 
 
@@ -124,18 +126,18 @@ def costs(rows: list[RowLike]) -> dict[str, Range]:
     return {op: Range(min(low[op]), max(high[op])) for op in low if high.get(op)}
 
 
-def model(count: dict[str, float], classes: dict[str, str], total: str,
-          cost: dict[str, Range], uncharged: tuple[str, ...] = ()) -> Model:
+def model(count: dict[str, float], classes: dict[str, tuple[Optional[str], int]], total: str,
+          cost: dict[str, Range]) -> Model:
     """Modelled ns of count: each class at its op's cost, the rest of total
-    (less the uncharged classes) at the plain cost."""
+    at the plain cost (see the table in the module's doc)."""
     if total not in count:
         return Model(None, f"no {total} count")
     ns, special = Range(0.0, 0.0), 0.0
-    for metric, op in list(classes.items()) + [(m, None) for m in uncharged]:
+    for metric, (op, width) in classes.items():
         n = count.get(metric)
         if n is None:
             return Model(None, f"no {metric} count")
-        special += n
+        special += n * width
         if op is None or n == 0:
             continue
         if op not in cost:
@@ -148,7 +150,7 @@ def model(count: dict[str, float], classes: dict[str, str], total: str,
 
 
 def read_model(count: dict[str, float], cost: dict[str, Range]) -> Model:
-    return model(count, READ_CLASSES, "insns", cost, NOT_PLAIN_UNCHARGED)
+    return model(count, READ_CLASSES, "insns", cost)
 
 
 def gp_model(count: dict[str, float], cost: dict[str, Range], total: str = "core_insns") -> Model:

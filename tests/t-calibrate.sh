@@ -10,7 +10,7 @@ set -euo pipefail
 test_tmp
 need_tool gcc make taskset /usr/bin/python3
 run=$RB_TOP/workloads/calibrate/run.sh
-ops="alu locked_add mfence pushf_pop gs_inc call_ret"
+ops="alu locked_add mfence pushf_pop push_popf gs_inc call_ret"
 
 mkdir -p "$tmp/r"
 printf 'op,cycles_low,cycles_high,table,url\ncli,2,5,test table,none\nsti,,,,none\n' >"$tmp/pub.csv"
@@ -20,8 +20,8 @@ grep -q 'sti: no published figure' "$tmp/err" || fail "no note for the op withou
 csv=$tmp/r/csv/results.csv
 [ "$(head -1 "$csv")" = "$(conf_get CSV_COLUMNS | tr ' ' ',')" ] || fail "header is not CSV_COLUMNS"
 rows=$(tail -n +2 "$csv" | wc -l)
-# 6 measured ops and cli, 3 metrics each, 2 repeats.
-[ "$rows" -eq $((7 * 3 * 2)) ] || fail "expected 42 rows, got $rows"
+# 7 measured ops and cli, 3 metrics each, 2 repeats.
+[ "$rows" -eq $((8 * 3 * 2)) ] || fail "expected 48 rows, got $rows"
 
 /usr/bin/python3 - "$csv" "$ops" <<'PY' || fail "calib rows out of the vocabulary or insane"
 import csv, math, sys
@@ -57,8 +57,8 @@ PY
 
 # The shipped published.csv and a second run: repeats continue, rows kept.
 "$run" "$tmp/r" --repeats 1 --runs 3 --target-ms 2 2>/dev/null
-[ "$(awk -F, 'NR > 1 && $7 == 2' "$csv" | wc -l)" -ge 18 ] || fail "second run is not repeat 2"
-[ "$(tail -n +2 "$csv" | wc -l)" -ge $((rows + 18)) ] || fail "second run lost rows"
+[ "$(awk -F, 'NR > 1 && $7 == 2' "$csv" | wc -l)" -ge 21 ] || fail "second run is not repeat 2"
+[ "$(tail -n +2 "$csv" | wc -l)" -ge $((rows + 21)) ] || fail "second run lost rows"
 
 # The analysis reads the costs (ranges over the repeats).
 /usr/bin/python3 - "$tmp/r" <<'PY' || fail "analysis/counts.py does not read the calib rows"
@@ -67,7 +67,8 @@ from pathlib import Path
 sys.path.insert(0, "analysis")
 import counts, results
 cost = counts.costs(results.load_result_dir(Path(sys.argv[1])).ok_rows)
-missing = {"alu", "locked_add", "mfence", "pushf_pop", "gs_inc", "call_ret", "cli"} - cost.keys()
+missing = {"alu", "locked_add", "mfence", "pushf_pop", "push_popf", "gs_inc", "call_ret", "cli",
+           "sti"} - cost.keys()
 assert not missing, f"no cost for {missing}"
 assert all(0 < c.low <= c.high for c in cost.values()), cost
 print("costs:", ", ".join(f"{op} [{c.low:.3g}, {c.high:.3g}]" for op, c in sorted(cost.items())))

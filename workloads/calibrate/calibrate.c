@@ -70,6 +70,19 @@ static void loop_pushf_pop(unsigned long n)
 		asm volatile(REP16("pushfq\n\tpopq %0\n\t") : "=r"(flags) :: "memory");
 }
 
+/*
+ * local_irq_restore() of 2.6.2x kernels: push; popf.  In user mode popf
+ * leaves IF alone (IOPL 0) and restores the other flags unchanged.
+ */
+static void loop_push_popf(unsigned long n)
+{
+	unsigned long flags;
+
+	asm volatile("pushfq\n\tpopq %0" : "=r"(flags));
+	for (unsigned long i = 0; i < n; i++)
+		asm volatile(REP16("pushq %0\n\tpopfq\n\t") :: "r"(flags) : "memory", "cc");
+}
+
 /* A this_cpu_inc(): a %gs-relative read-modify-write increment. */
 static void loop_gs_inc(unsigned long n)
 {
@@ -171,6 +184,7 @@ int main(int argc, char **argv)
 	measure("locked_add", loop_locked_add, runs, target_ms * 1e6);
 	measure("mfence", loop_mfence, runs, target_ms * 1e6);
 	measure("pushf_pop", loop_pushf_pop, runs, target_ms * 1e6);
+	measure("push_popf", loop_push_popf, runs, target_ms * 1e6);
 	measure("gs_inc", gs_ok ? loop_gs_inc : loop_fs_inc, runs, target_ms * 1e6);
 	measure("call_ret", loop_call_ret, runs, target_ms * 1e6);
 	return 0;
