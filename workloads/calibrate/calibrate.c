@@ -26,18 +26,21 @@
 #include <unistd.h>
 
 #define UNROLL 16
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define MAX_RUNS 101
 
-#define REP4(x) x x x x
-#define REP16(x) REP4(x) REP4(x) REP4(x) REP4(x)
+/* The assembler repeats the measured instruction UNROLL times. */
+#define UNROLLED(insn) ".rept " XSTR(UNROLL) "\n\t" insn "\n\t.endr\n\t"
 
 /* The target of the call_ret op: returns at once. */
 asm(".text\n.globl rb_calib_ret\n.type rb_calib_ret,@function\n"
-    "rb_calib_ret:\n\tret\n.size rb_calib_ret,.-rb_calib_ret\n");
+	"rb_calib_ret:\n\tret\n.size rb_calib_ret,.-rb_calib_ret\n");
 
 /* The word the gs_inc op increments (GS base points at it). */
-static unsigned long gs_area[8] __attribute__((aligned(64)));
-static __thread unsigned long fs_word __attribute__((used));
+static unsigned long gs_area[8];
+/* Global, so that the compiler keeps it: only the asm names it. */
+__thread unsigned long rb_calib_fs_word;
 static int gs_ok;
 
 typedef void (*loop_fn)(unsigned long n);
@@ -52,13 +55,13 @@ static void loop_empty(unsigned long n)
 static void loop_locked_add(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("lock; addl $0,-4(%%rsp)\n\t") ::: "memory", "cc");
+		asm volatile(UNROLLED("lock; addl $0,-4(%%rsp)") ::: "memory", "cc");
 }
 
 static void loop_mfence(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("mfence\n\t") ::: "memory");
+		asm volatile(UNROLLED("mfence") ::: "memory");
 }
 
 /* local_irq_save()'s flag read: pushf; pop. */
@@ -67,7 +70,7 @@ static void loop_pushf_pop(unsigned long n)
 	unsigned long flags;
 
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("pushfq\n\tpopq %0\n\t") : "=r"(flags) :: "memory");
+		asm volatile(UNROLLED("pushfq\n\tpopq %0") : "=r"(flags) :: "memory");
 }
 
 /*
@@ -80,27 +83,27 @@ static void loop_push_popf(unsigned long n)
 
 	asm volatile("pushfq\n\tpopq %0" : "=r"(flags));
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("pushq %0\n\tpopfq\n\t") :: "r"(flags) : "memory", "cc");
+		asm volatile(UNROLLED("pushq %0\n\tpopfq") :: "r"(flags) : "memory", "cc");
 }
 
 /* A this_cpu_inc(): a %gs-relative read-modify-write increment. */
 static void loop_gs_inc(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("incq %%gs:0\n\t") ::: "memory", "cc");
+		asm volatile(UNROLLED("incq %%gs:0") ::: "memory", "cc");
 }
 
 /* Fallback when ARCH_SET_GS is refused: the same increment %fs-relative. */
 static void loop_fs_inc(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("incq %%fs:fs_word@tpoff\n\t") ::: "memory", "cc");
+		asm volatile(UNROLLED("incq %%fs:rb_calib_fs_word@tpoff") ::: "memory", "cc");
 }
 
 static void loop_call_ret(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("call rb_calib_ret\n\t") ::: "memory");
+		asm volatile(UNROLLED("call rb_calib_ret") ::: "memory");
 }
 
 /* A plain ALU op in one dependency chain: its latency (1 cycle). */
@@ -109,7 +112,7 @@ static void loop_alu(unsigned long n)
 	unsigned long x = 0;
 
 	for (unsigned long i = 0; i < n; i++)
-		asm volatile(REP16("addq $1,%0\n\t") : "+r"(x) :: "cc");
+		asm volatile(UNROLLED("addq $1,%0") : "+r"(x) :: "cc");
 }
 
 static double now_ns(void)
@@ -161,9 +164,10 @@ static void measure(const char *name, loop_fn fn, int runs, double target_ns)
 	printf("calib,op=%s,ns_per_op,%.4f,ns,native-calib\n", name, quantile(ns, runs, 0.5));
 	printf("calib,op=%s,ns_per_op_low,%.4f,ns,native-calib\n", name, quantile(ns, runs, 0.25));
 	printf("calib,op=%s,ns_per_op_high,%.4f,ns,native-calib\n", name, quantile(ns, runs, 0.75));
-	fprintf(stderr, "calibrate: %-10s median %.3f ns, quartiles [%.3f, %.3f], range [%.3f, %.3f] (%d runs of %lu x %d)\n",
-		name, quantile(ns, runs, 0.5), quantile(ns, runs, 0.25),
-		quantile(ns, runs, 0.75), ns[0], ns[runs - 1], runs, n, UNROLL);
+	fprintf(stderr, "calibrate: %-10s median %.3f ns, quartiles [%.3f, %.3f], ",
+		name, quantile(ns, runs, 0.5), quantile(ns, runs, 0.25), quantile(ns, runs, 0.75));
+	fprintf(stderr, "range [%.3f, %.3f] (%d runs of %lu x %d)\n",
+		ns[0], ns[runs - 1], runs, n, UNROLL);
 }
 
 int main(int argc, char **argv)
@@ -178,7 +182,7 @@ int main(int argc, char **argv)
 	}
 	gs_ok = syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)gs_area) == 0;
 	if (!gs_ok)
-		fprintf(stderr, "calibrate: arch_prctl(ARCH_SET_GS) failed (%s): gs_inc measured as an %%fs-relative increment\n",
+		fprintf(stderr, "calibrate: ARCH_SET_GS: %s: gs_inc is an %%fs-relative inc\n",
 			strerror(errno));
 	measure("alu", loop_alu, runs, target_ms * 1e6);
 	measure("locked_add", loop_locked_add, runs, target_ms * 1e6);
