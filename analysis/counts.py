@@ -328,15 +328,19 @@ def report_section(rd, kernels: list[str]) -> list[str]:
     return (count_section(rows) + "\n" + barrier_balance_section(rows)).splitlines()
 
 
-def largest_vcpus(rows: list[RowLike], test: str, *kernels: str) -> Optional[int]:
+def largest_vcpus(rd, rows: list[RowLike], test: str, *kernels: str) -> Optional[int]:
+    """The largest vCPU count all kernels have test rows at, preferring cells
+    below the host's CPU count (counts are exact, but the summary's figures
+    come from cells that are not overcommitted wherever there are some)."""
     have = [{r.vcpus for r in rows if r.test == test and r.kernel == k} for k in kernels]
     common = set.intersection(*have) if have else set()
-    return max(common) if common else None
+    calm = {v for v in common if not any(rd.overcommitted(k, v) for k in kernels)}
+    return max(calm or common) if common else None
 
 
 def headline(rd, kernel: str, base: str) -> list[str]:
     rows = ok_rows(rd.rows)
-    vcpus = largest_vcpus(rows, "count_read", kernel, base)
+    vcpus = largest_vcpus(rd, rows, "count_read", kernel, base)
     if vcpus is None:
         return ["- **Read side, counted**: no count_read rows for both kernels."]
     cost = costs(rows)
@@ -351,8 +355,8 @@ def headline(rd, kernel: str, base: str) -> list[str]:
 
 def break_even(rd, kernel: str, base: str) -> list[str]:
     rows = ok_rows(rd.rows)
-    vcpus = largest_vcpus(rows, "count_gp", kernel)
-    if vcpus is None or largest_vcpus(rows, "count_read_mb", kernel) is None:
+    vcpus = largest_vcpus(rd, rows, "count_gp", kernel)
+    if vcpus is None or largest_vcpus(rd, rows, "count_read_mb", kernel) is None:
         return [f"- **Amortised barriers, balance**: no count_gp / count_read_mb rows for "
                 f"{kernel}."]
     b = balance(rows, kernel, vcpus, costs(rows))
