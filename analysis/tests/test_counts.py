@@ -128,7 +128,8 @@ class Counts(unittest.TestCase):
         lines = summary.pair_section(self.rd, "preempt", "classic")
         text = "\n".join(lines)
         # 2 vCPUs reach the fixture host's 2 CPUs: the summary takes 1.
-        self.assertIn("- **Read side, counted**: at 1 vCPU, a read pair executes 41 ", text)
+        insns = int(raw_counts("count_read", "preempt", 1)["insns"])
+        self.assertIn(f"- **Read side, counted**: at 1 vCPU, a read pair executes {insns} ", text)
         self.assertIn("- **Amortised barriers, balance**: on preempt", text)
         self.assertNotIn("not in this tree", text)
         section = counts.report_section(self.rd, ["preempt", "classic"])
