@@ -4,7 +4,7 @@
 # build calibrate and append its native per-instruction costs (test calib,
 # kernel host, accel native, vcpus 1, source native-calib) and the published
 # costs of published.csv (cli, sti in cycles, converted to ns with the
-# measured cycle time of op alu; source published) to
+# measured cycle time: op alu's lower quartile; source published) to
 # RESULTDIR/csv/results.csv; repeat numbers continue after earlier calib rows.
 # The run is pinned to host CPU C (default: the last one) with taskset.
 set -euo pipefail
@@ -42,11 +42,12 @@ mkdir -p "$bin_dir"
 make -s -C "$RB_TOP/workloads/calibrate" OUT="$bin_dir" >&2 || die "calibrate does not build"
 
 # published_rows MEASURED: the rows of published.csv's filled-in ops, in
-# ns at the cycle time of MEASURED's alu median (once per repeat, so that
-# every repeat of calib is complete).
+# ns at the cycle time of MEASURED's alu lower quartile (other load on the
+# host only adds time, so the low quartile is the closer cycle time), once
+# per repeat so that every repeat of calib is complete.
 published_rows() {
 	local cycle_ns
-	cycle_ns=$(echo "$1" | awk -F, '$2 == "op=alu" && $3 == "ns_per_op" { print $4 }')
+	cycle_ns=$(echo "$1" | awk -F, '$2 == "op=alu" && $3 == "ns_per_op_low" { print $4 }')
 	[ -n "$cycle_ns" ] || die "calibrate wrote no alu row"
 	grep -v '^#' "$published" | tail -n +2 | awk -F, -v OFS=, -v c="$cycle_ns" '
 		$2 == "" || $3 == "" { print "rcu-bench: calib: " $1 ": no published figure in published.csv: no row" >"/dev/stderr"; next }
