@@ -75,6 +75,12 @@ assert all(0 < c.low <= c.high for c in cost.values()), cost
 print("costs:", ", ".join(f"{op} [{c.low:.3g}, {c.high:.3g}]" for op, c in sorted(cost.items())))
 PY
 
+# Where the kernel refuses ARCH_SET_GS the increment is %fs-relative, and
+# the rows say so.
+RB_CALIB_NO_GS=1 "$RB_CACHE/calibrate/calibrate" 1 1 2>"$tmp/err-fs" >"$tmp/fs.csv"
+grep -q 'ARCH_SET_GS' "$tmp/err-fs" || fail "the %fs fallback is not reported on stderr"
+grep -q '^calib,op=gs_inc;segment=fs,ns_per_op,[0-9]' "$tmp/fs.csv" || fail "no segment=fs row"
+
 expect_fail "run.sh without RESULTDIR" "$run"
 expect_fail "run.sh on a missing dir" "$run" "$tmp/nonexistent"
 expect_fail "run.sh with a bad --runs" "$run" "$tmp/r" --runs x
