@@ -80,3 +80,49 @@ kernel_bzimage() {
 bench_module_path() {
 	echo "$RB_CACHE/bench/$1/rcubench.ko"
 }
+
+# Native host rows (workloads/urcu/run.sh, workloads/calibrate/run.sh): the
+# results CSV of RESULTDIR, the suite's commit, and appending rows.
+
+# results_csv DIR: create DIR/csv, check an existing results.csv's header
+# against suite.conf CSV_COLUMNS; prints the path of results.csv.
+results_csv() {
+	local csv=$1/csv/results.csv
+	[ -d "$1" ] || die "$1: not a directory"
+	mkdir -p "$1/csv"
+	if [ -f "$csv" ]; then
+		[ "$(head -1 "$csv")" = "$(conf_get CSV_COLUMNS | tr ' ' ',')" ] ||
+			die "$csv:1: header is not CSV_COLUMNS of suite.conf"
+	fi
+	echo "$csv"
+}
+
+# suite_commit: the suite's short commit, -dirty when the tree has changes.
+suite_commit() {
+	local commit
+	commit=$(git -C "$RB_TOP" rev-parse --short HEAD)
+	git -C "$RB_TOP" diff --quiet HEAD 2>/dev/null || commit=$commit-dirty
+	echo "$commit"
+}
+
+# next_repeat CSV TEST: the first repeat number after CSV's rows of TEST.
+next_repeat() {
+	[ -f "$1" ] || { echo 0; return; }
+	awk -F, -v t="$2" '$6 == t && $7 + 1 > n { n = $7 + 1 } END { print n + 0 }' "$1"
+}
+
+# host_rows KERNEL_VCPUS REPEAT COMMIT: turn the guest format
+# "test,params,metric,value,unit,source" on stdin into results.csv rows of
+# the host (accel native, kernel host, vcpus KERNEL_VCPUS, status ok).
+host_rows() {
+	awk -F, -v OFS=, -v pre="$(conf_get CSV_SCHEMA_VERSION),$3,native,host,$1" \
+		-v rep="$2" '{ t = $1; $1 = ""; print pre "," t "," rep $0 ",ok" }'
+}
+
+# append_rows CSV NEWROWS: CSV (its header first if it is new) plus the rows
+# of the file NEWROWS, written via a temporary and a rename so that an
+# interruption leaves the old rows intact.
+append_rows() {
+	{ if [ -f "$1" ]; then cat "$1"; else conf_get CSV_COLUMNS | tr ' ' ','; fi; cat "$2"; } |
+		atomic_write "$1"
+}

@@ -409,6 +409,14 @@ if [ $analysis = 1 ] && ! awk -F, '$6 == "urcu" { found = 1; exit } END { exit !
 	"$RB_TOP/workloads/urcu/run.sh" "$sweep" --repeats "$repeats" ||
 		{ note "bench: workloads/urcu/run.sh failed: no native anchor rows"; rc=1; }
 fi
+# The host's per-instruction costs that turn the plugin's counts into
+# modelled ns (analysis/counts.py), once per sweep, after the guests.
+if [ $analysis = 1 ] && ! awk -F, '$6 == "calib" { found = 1; exit } END { exit !found }' \
+	"$sweep/csv/results.csv" 2>/dev/null; then
+	echo "bench: native calibration on the host"
+	"$RB_TOP/workloads/calibrate/run.sh" "$sweep" ||
+		{ note "bench: workloads/calibrate/run.sh failed: no calib rows"; rc=1; }
+fi
 results finish --dir "$sweep" || rc=$?
 if [ $analysis = 0 ]; then
 	:

@@ -25,27 +25,16 @@ done
 [ -n "$dir" ] || { usage >&2; die "no RESULTDIR given"; }
 case "$repeats$loops" in *[!0-9]*) die "--repeats and --loops take positive integers" ;; esac
 [ "$repeats" -ge 1 ] || die "--repeats must be at least 1"
-[ -d "$dir" ] || die "$dir: not a directory"
 need_tool gcc make pkg-config
-
-columns=$(conf_get CSV_COLUMNS | tr ' ' ',')
-csv=$dir/csv/results.csv
-mkdir -p "$dir/csv"
-if [ -f "$csv" ]; then
-	[ "$(head -1 "$csv")" = "$columns" ] || die "$csv:1: header is not CSV_COLUMNS of suite.conf"
-fi
+csv=$(results_csv "$dir")
 
 bin_dir=$RB_CACHE/urcu
 mkdir -p "$bin_dir"
 make -s -C "$RB_TOP/workloads/urcu" OUT="$bin_dir" >&2 || die "urcu-bench does not build (liburcu-dev: make deps)"
 
-commit=$(git -C "$RB_TOP" rev-parse --short HEAD)
-git -C "$RB_TOP" diff --quiet HEAD 2>/dev/null || commit=$commit-dirty
+commit=$(suite_commit)
 # Earlier urcu rows: this run's repeats come after theirs.
-first=0
-if [ -f "$csv" ]; then
-	first=$(awk -F, '$6 == "urcu" && $7 + 1 > n { n = $7 + 1 } END { print n + 0 }' "$csv")
-fi
+first=$(next_repeat "$csv" urcu)
 
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
@@ -53,10 +42,8 @@ ncpus=$(nproc)
 for ((rep = first; rep < first + repeats; rep++)); do
 	for ((readers = 1; readers <= ncpus; readers++)); do
 		note "urcu: repeat $rep, $readers reader(s)"
-		"$bin_dir/urcu-bench" "$readers" "$loops" |
-			awk -F, -v OFS=, -v pre="$(conf_get CSV_SCHEMA_VERSION),$commit,native,host,$readers" \
-				-v rep="$rep" '{ t = $1; $1 = ""; print pre "," t "," rep $0 ",ok" }' >>"$new"
+		"$bin_dir/urcu-bench" "$readers" "$loops" | host_rows "$readers" "$rep" "$commit" >>"$new"
 	done
 done
-{ if [ -f "$csv" ]; then cat "$csv"; else echo "$columns"; fi; cat "$new"; } | atomic_write "$csv"
+append_rows "$csv" "$new"
 note "urcu: $(wc -l <"$new") rows appended to $csv"

@@ -1,0 +1,368 @@
+"""Exact instruction counts (rbcount TCG plugin rows) and the ns they model.
+
+Inputs are results rows (results.Row, or anything with the attributes
+kernel, vcpus, test, params (dict), metric, value, status): count_read,
+count_read_mb and count_gp from workloads/tcg-plugin/counts.py, and calib
+from workloads/calibrate/run.sh (host costs per instruction class).
+
+Modelled ns = sum over classes of count x cost, always a range [low, high]:
+low with every class at its low cost, high at its high cost.  A native
+calib op's range is [min of ns_per_op_low, max of ns_per_op_high] over its
+repeats (the quartiles of each run); a published op's is the table's range.
+The decomposition counts each instruction once:
+
+  class            count     cost (calib op)        instructions the op covers
+  locked           locked    locked_add             1
+  fence            fences    mfence                 1
+  cli, sti         cli, sti  cli, sti (published)   1
+  flags save       pushf     pushf_pop              2 (pushf; pop %reg)
+  flags restore    popf      push_popf              2 (push %reg; popf)
+  per-CPU access   percpu    gs_inc                 1
+  call             calls     call_ret               1 (+ the ret, below)
+  return           rets      (inside call_ret)      1
+  plain            the rest of insns: alu (a dependent add: 1 cycle)
+
+Costs are serial (no overlap between instructions), so plain instructions
+lean high; locked and fences dominate wherever they occur.  count_gp has
+only insns, fences and locked: its other instructions are charged as plain.
+
+The amortised-barrier balance: the per-section design spends read_mb - read
+per section (smp_mb() after lock and before unlock: 2 locked on x86); the
+grace-period side is what the kernel's grace-period machine spends per grace
+period per CPU (count_gp: core_insns_gp_machine, the rcu_try_flip* state
+machine on preempt, with all the core's fences and locked instructions, as
+the plugin does not split those by group: they are charged at their cost and
+taken out of the machine's instructions, the rest of which are plain, so
+none is counted twice; barriers outside the machine (rcu_check_mb in the
+tick on preempt) make its plain part lean low by as many instructions).  Break-even = grace-period side
+/ per-section side, in read sections per grace period per CPU, in barrier
+instructions and in modelled ns: both are CPU costs.
+
+Report entry points: count_section(rows), barrier_balance_section(rows)
+(Markdown strings); report_section(rd, kernels), headline(rd, kernel, base),
+break_even(rd, kernel, base) (Markdown lines) for summary.py / report.py.
+"""
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Optional, Protocol
+
+import units
+
+NA = "n/a"
+READ_PARAMS = {"nest": "1", "irqs": "on"}
+GP_LOADS = ("idle", "readers")
+# Count metric -> (calib op or None: no own cost, instructions taken out of
+# the plain class per count); "insns" is the total the plain class comes from.
+READ_CLASSES = {"locked": ("locked_add", 1), "fences": ("mfence", 1), "cli": ("cli", 1),
+                "sti": ("sti", 1), "pushf": ("pushf_pop", 2), "popf": ("push_popf", 2),
+                "percpu": ("gs_inc", 1), "calls": ("call_ret", 1), "rets": (None, 1)}
+GP_CLASSES = {"core_locked": ("locked_add", 1), "core_fences": ("mfence", 1)}
+PLAIN_OP = "alu"
+
+
+class RowLike(Protocol):
+    kernel: str
+    vcpus: int
+    test: str
+    params: dict
+    metric: str
+    value: Optional[float]
+    status: str
+
+
+@dataclass(frozen=True)
+class Range:
+    low: float
+    high: float
+
+    def __add__(self, other: "Range") -> "Range":
+        return Range(self.low + other.low, self.high + other.high)
+
+    def scale(self, k: float) -> "Range":
+        return Range(self.low * k, self.high * k)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A modelled cost, or None with the reason it cannot be given."""
+
+    ns: Optional[Range]
+    reason: str = ""
+
+
+def ok_rows(rows: Iterable[RowLike]) -> list[RowLike]:
+    return [r for r in rows if r.status == "ok" and r.value is not None]
+
+
+def matches(params: dict, want: dict) -> bool:
+    return all(params.get(k) == v for k, v in want.items())
+
+
+def counts(rows: list[RowLike], test: str, kernel: str, vcpus: int,
+           want: dict) -> dict[str, float]:
+    """metric -> median over boots of test's rows in (kernel, vcpus) whose
+    params match want (counts are exact: boots agree but for interrupts)."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if (r.test, r.kernel, r.vcpus) == (test, kernel, vcpus) and matches(r.params, want):
+            values[r.metric].append(float(r.value))
+    return {m: statistics.median(v) for m, v in values.items()}
+
+
+def costs(rows: list[RowLike]) -> dict[str, Range]:
+    """calib op -> cost range in ns over all its repeats."""
+    low: dict[str, list[float]] = defaultdict(list)
+    high: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if r.test != "calib" or "op" not in r.params:
+            continue
+        op = r.params["op"]
+        if r.metric in ("ns_per_op", "ns_per_op_low"):
+            low[op].append(float(r.value))
+        if r.metric in ("ns_per_op", "ns_per_op_high"):
+            high[op].append(float(r.value))
+    return {op: Range(min(low[op]), max(high[op])) for op in low if high.get(op)}
+
+
+def model(count: dict[str, float], classes: dict[str, tuple[Optional[str], int]], total: str,
+          cost: dict[str, Range]) -> Model:
+    """Modelled ns of count: each class at its op's cost, the rest of total
+    at the plain cost (see the table in the module's doc)."""
+    if total not in count:
+        return Model(None, f"no {total} count")
+    ns, special = Range(0.0, 0.0), 0.0
+    for metric, (op, width) in classes.items():
+        n = count.get(metric)
+        if n is None:
+            return Model(None, f"no {metric} count")
+        special += n * width
+        if op is None or n == 0:
+            continue
+        if op not in cost:
+            return Model(None, f"no calib cost for {op}")
+        ns += cost[op].scale(n)
+    plain = max(count[total] - special, 0.0)
+    if plain and PLAIN_OP not in cost:
+        return Model(None, f"no calib cost for {PLAIN_OP}")
+    return Model(ns + cost[PLAIN_OP].scale(plain) if plain else ns)
+
+
+def read_model(count: dict[str, float], cost: dict[str, Range]) -> Model:
+    return model(count, READ_CLASSES, "insns", cost)
+
+
+def gp_model(count: dict[str, float], cost: dict[str, Range], total: str = "core_insns") -> Model:
+    return model(count, GP_CLASSES, total, cost)
+
+
+# --- formatting -------------------------------------------------------------
+
+def num(x: Optional[float]) -> str:
+    """A count: whole numbers below 1000 as they are, else 3 significant digits."""
+    if x is None:
+        return NA
+    return str(int(x)) if x == round(x) and abs(x) < 1000 else units.value(x, "count")
+
+
+def ns_range(m: Model) -> str:
+    """'[1.23, 4.56] ns modelled', both ends in the high end's unit."""
+    if m.ns is None:
+        return f"{NA} ({m.reason})"
+    lo, hi = m.ns.low, m.ns.high
+    text_hi = units.value(hi, "ns")
+    unit = text_hi.partition(" ")[2]
+    text_lo = units.value(lo, "ns", ref=hi).partition(" ")[0]
+    return f"[{text_lo}, {text_hi.partition(' ')[0]}] {unit} modelled"
+
+
+def ratio_range(a: Optional[Range], b: Optional[Range]) -> str:
+    """a / b as a range: [a.low / b.high, a.high / b.low]."""
+    if a is None or b is None or b.low <= 0:
+        return NA
+    return f"[{units.sig(a.low / b.high)}, {units.sig(a.high / b.low)}]"
+
+
+def table(header: list[str], body: list[list[str]]) -> list[str]:
+    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+            + ["| " + " | ".join(row) + " |" for row in body])
+
+
+def kernels_vcpus(rows: list[RowLike], tests: tuple[str, ...]) -> list[tuple[str, int]]:
+    return sorted({(r.kernel, r.vcpus) for r in rows if r.test in tests})
+
+
+def gp_count(rows: list[RowLike], kernel: str, vcpus: int) -> tuple[str, dict[str, float]]:
+    """count_gp per CPU at the first load of GP_LOADS that has rows."""
+    for load in GP_LOADS:
+        c = counts(rows, "count_gp", kernel, vcpus, {"load": load})
+        if c:
+            return load, c
+    return "", {}
+
+
+def cost_note(cost: dict[str, Range]) -> str:
+    if not cost:
+        return "No calib rows (workloads/calibrate/run.sh): modelled ns are n/a."
+    parts = [f"{op} [{units.sig(c.low)}, {units.sig(c.high)}]" for op, c in sorted(cost.items())]
+    return "Costs per instruction class (ns, calib rows of this directory): " + ", ".join(parts) + "."
+
+
+# --- the count table ---------------------------------------------------------
+
+def count_rows(rows: list[RowLike]) -> list[list[str]]:
+    cost = costs(rows)
+    body = []
+    for kernel, vcpus in kernels_vcpus(rows, ("count_read", "count_gp")):
+        read = counts(rows, "count_read", kernel, vcpus, READ_PARAMS)
+        load, gp = gp_count(rows, kernel, vcpus)
+        read_ns = ns_range(read_model(read, cost)) if read else f"{NA} (no count_read rows)"
+        gp_ns = ns_range(gp_model(gp, cost)) if gp else f"{NA} (no count_gp rows)"
+        body.append([kernel, str(vcpus)]
+                    + [num(read.get(m)) for m in ("insns", "fences", "locked", "irqflag", "percpu")]
+                    + [read_ns, load or NA, num(gp.get("core_insns")), num(gp.get("core_fences")),
+                       gp_ns])
+    return body
+
+
+def count_section(rows: Iterable[RowLike]) -> str:
+    """The report's first table: counts per read pair and per grace period per CPU."""
+    rows = ok_rows(rows)
+    lines = ["## Executed instructions (exact counts, TCG plugin) and modelled cost", ""]
+    body = count_rows(rows)
+    if not body:
+        return "\n".join(lines + ["No count_read / count_gp rows in this directory (plugin "
+                                  "boots: workloads/boot.sh --plugin).", ""])
+    lines += ["Per rcu_read_lock()/rcu_read_unlock() pair (nest 1, interrupts on, the empty "
+              "loop subtracted) and per grace period per CPU (the RCU core's instructions on "
+              "all CPUs over a synchronize_rcu(), divided by the CPUs).  Modelled ns = counts "
+              "x this host's per-class costs: a model, not a measurement (analysis/counts.py "
+              "gives the decomposition).", ""]
+    lines += table(["kernel", "vCPUs", "insns/pair", "fences", "locked", "irqflag", "per-CPU",
+                    "read pair, ns", "GP load", "GP insns/CPU", "GP fences/CPU", "GP, ns/CPU"],
+                   body)
+    return "\n".join(lines + ["", cost_note(costs(rows)), ""])
+
+
+# --- the amortised-barrier balance --------------------------------------------
+
+@dataclass(frozen=True)
+class Balance:
+    kernel: str
+    vcpus: int
+    load: str
+    section_barriers: Optional[float]   # barriers read_mb adds per section
+    section: Model                      # its modelled ns
+    gp_barriers: Optional[float]        # fences + locked per GP per CPU
+    gp_insns: Optional[float]           # gp_machine instructions per GP per CPU
+    gp: Model                           # modelled ns of the grace-period side
+
+
+def section_delta(rows: list[RowLike], kernel: str, vcpus: int) -> dict[str, float]:
+    """count_read_mb - count_read per metric (same kernel, vCPUs, params)."""
+    mb = counts(rows, "count_read_mb", kernel, vcpus, READ_PARAMS)
+    plain = counts(rows, "count_read", kernel, vcpus, READ_PARAMS)
+    return {m: mb[m] - plain[m] for m in mb if m in plain and not m.startswith("base_")}
+
+
+def balance(rows: list[RowLike], kernel: str, vcpus: int, cost: dict[str, Range]) -> Balance:
+    delta = section_delta(rows, kernel, vcpus)
+    load, gp = gp_count(rows, kernel, vcpus)
+    sec_barriers = (delta["locked"] + delta["fences"]) if {"locked", "fences"} <= delta.keys() else None
+    sec = read_model(delta, cost) if delta else Model(None, "no count_read_mb and count_read rows")
+    gp_barriers = (gp["core_locked"] + gp["core_fences"]) \
+        if {"core_locked", "core_fences"} <= gp.keys() else None
+    if not gp:
+        gp_side = Model(None, "no count_gp rows")
+    else:
+        gp_side = gp_model(gp, cost, "core_insns_gp_machine")
+    return Balance(kernel, vcpus, load, sec_barriers, sec, gp_barriers,
+                   gp.get("core_insns_gp_machine"), gp_side)
+
+
+def balances(rows: list[RowLike]) -> list[Balance]:
+    cost = costs(rows)
+    return [balance(rows, k, v, cost)
+            for k, v in kernels_vcpus(rows, ("count_read_mb", "count_gp"))]
+
+
+def even_counts(b: Balance) -> str:
+    if b.gp_barriers is None or not b.section_barriers:
+        return NA
+    return units.sig(b.gp_barriers / b.section_barriers)
+
+
+def balance_row(b: Balance) -> list[str]:
+    return [b.kernel, str(b.vcpus), num(b.section_barriers), ns_range(b.section), b.load or NA,
+            num(b.gp_insns), num(b.gp_barriers), ns_range(b.gp), even_counts(b),
+            ratio_range(b.gp.ns, b.section.ns)]
+
+
+def barrier_balance_section(rows: Iterable[RowLike]) -> str:
+    """Per-section barriers against the grace-period side, on counts."""
+    rows = ok_rows(rows)
+    lines = ["## Amortised barriers: per-section barriers against the grace-period side "
+             "(counts)", ""]
+    found = balances(rows)
+    if not found:
+        return "\n".join(lines + ["No count_read_mb / count_gp rows in this directory.", ""])
+    lines += ["Per section: what smp_mb() after lock and before unlock adds (count_read_mb − "
+              "count_read).  Grace-period side: the grace-period machine's instructions "
+              "(core_insns_gp_machine: rcu_try_flip* on preempt) and all the RCU core's "
+              "fences and locked instructions, per grace period per CPU.  Break-even: read "
+              "sections per grace period per CPU at which both designs spend the same "
+              "(barrier instructions; modelled ns as a range).  Above it the per-grace-period "
+              "design is cheaper.", ""]
+    lines += table(["kernel", "vCPUs", "barriers/section", "section, ns", "GP load",
+                    "GP machine insns/CPU", "GP barriers/CPU", "GP side, ns/CPU",
+                    "break-even (barriers)", "break-even (modelled ns)"],
+                   [balance_row(b) for b in found])
+    return "\n".join(lines + [""])
+
+
+# --- summary.py / report.py hooks ------------------------------------------------
+
+def report_section(rd, kernels: list[str]) -> list[str]:
+    rows = [r for r in ok_rows(rd.rows) if r.kernel in kernels or r.test == "calib"]
+    return (count_section(rows) + "\n" + barrier_balance_section(rows)).splitlines()
+
+
+def largest_vcpus(rd, rows: list[RowLike], test: str, *kernels: str) -> Optional[int]:
+    """The largest vCPU count all kernels have test rows at, preferring cells
+    below the host's CPU count (counts are exact, but the summary's figures
+    come from cells that are not overcommitted wherever there are some)."""
+    have = [{r.vcpus for r in rows if r.test == test and r.kernel == k} for k in kernels]
+    common = set.intersection(*have) if have else set()
+    calm = {v for v in common if not any(rd.overcommitted(k, v) for k in kernels)}
+    return max(calm or common) if common else None
+
+
+def headline(rd, kernel: str, base: str) -> list[str]:
+    rows = ok_rows(rd.rows)
+    vcpus = largest_vcpus(rd, rows, "count_read", kernel, base)
+    if vcpus is None:
+        return ["- **Read side, counted**: no count_read rows for both kernels."]
+    cost = costs(rows)
+    k, b = (counts(rows, "count_read", x, vcpus, READ_PARAMS) for x in (kernel, base))
+    return [f"- **Read side, counted**: at {vcpus} vCPU{'s' if vcpus > 1 else ''}, a read "
+            f"pair executes {num(k.get('insns'))} instructions ({num(k.get('locked'))} locked, "
+            f"{num(k.get('fences'))} fences, {num(k.get('irqflag'))} interrupt-flag) on {kernel} "
+            f"against {num(b.get('insns'))} ({num(b.get('locked'))}, {num(b.get('fences'))}, "
+            f"{num(b.get('irqflag'))}) on {base}: {ns_range(read_model(k, cost))} against "
+            f"{ns_range(read_model(b, cost))}."]
+
+
+def break_even(rd, kernel: str, base: str) -> list[str]:
+    rows = ok_rows(rd.rows)
+    vcpus = largest_vcpus(rd, rows, "count_gp", kernel)
+    if vcpus is None or largest_vcpus(rd, rows, "count_read_mb", kernel) is None:
+        return [f"- **Amortised barriers, balance**: no count_gp / count_read_mb rows for "
+                f"{kernel}."]
+    b = balance(rows, kernel, vcpus, costs(rows))
+    return [f"- **Amortised barriers, balance**: on {kernel} at {vcpus} vCPU"
+            f"{'s' if vcpus > 1 else ''}, per-section smp_mb() adds {num(b.section_barriers)} "
+            f"barriers ({ns_range(b.section)}) per section; the grace-period machine spends "
+            f"{num(b.gp_barriers)} barriers ({ns_range(b.gp)}) per grace period per CPU: "
+            f"break-even at {even_counts(b)} sections per grace period per CPU in barriers, "
+            f"{ratio_range(b.gp.ns, b.section.ns)} in modelled ns."]
