@@ -29,3 +29,16 @@ gcc -shared -fPIC -o "$tmp/v999.so" "$tmp/v999.c"
 RB_PLUGIN_SO=$tmp/v999.so expect_fail "a plugin of API version 999" \
 	"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus 1 --job "$tmp/job.sh" --out "$tmp/b2" \
 	--quiet --plugin
+
+# A plugin boot that hangs is booted once more, then fails as a hang; the
+# first boot's console is kept.
+echo 'sleep 600' >"$tmp/silent.sh"
+if "$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus 1 --job "$tmp/silent.sh" --out "$tmp/b3" \
+	--quiet --plugin --hang-timeout 8 2>"$tmp/b3.err"; then
+	fail "a silent plugin boot succeeded"
+fi
+grep -q 'booting it once more' "$tmp/b3.err" || fail "a hung plugin boot was not retried: $(cat "$tmp/b3.err")"
+[ "$(grep -c 'booting it once more' "$tmp/b3.err")" = 1 ] || fail "a hung plugin boot was retried more than once"
+[ -s "$tmp/b3/console-hung.log" ] || fail "the hung boot's console was not kept"
+grep -q 'hang' "$tmp/b3/status" || fail "the retried boot's status is not a hang: $(cat "$tmp/b3/status")"
+echo "ok: a hung plugin boot is retried once, then fails as a hang ($(cat "$tmp/b3/status"))"
