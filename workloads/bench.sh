@@ -25,7 +25,7 @@ Exits non-zero when any cell failed, listing them.
 USAGE
 }
 
-ALL_TESTS="read read_mb callrcu gp refscale rcuscale"
+ALL_TESTS="read read_mb callrcu gp refscale rcuscale latency"
 RESULTS_PY=$RB_TOP/workloads/bench_results.py
 PY=/usr/bin/python3
 
