@@ -19,7 +19,8 @@ longer runs, 3 repeats.  Tests: $ALL_TESTS.
 --no-analysis skips analysis/report.py at the end.
 --resume continues an interrupted sweep with its own parameters ("last": the
 newest unfinished one); finished cells are not redone, failed ones are.
-BENCH_RUNS, BENCH_TARGET_MS, BENCH_CALLRCU_MS, BENCH_GP_SAMPLES in the
+BENCH_RUNS, BENCH_TARGET_MS, BENCH_CALLRCU_MS, BENCH_GP_SAMPLES,
+BENCH_LATENCY_US (comma-separated), BENCH_LATENCY_SAMPLES in the
 environment override the profile's guest settings.
 Exits non-zero when any cell failed, listing them.
 USAGE
@@ -72,6 +73,9 @@ profile_settings() {
 	echo "BENCH_TARGET_MS=${BENCH_TARGET_MS:-$target}"
 	echo "BENCH_CALLRCU_MS=${BENCH_CALLRCU_MS:-$callrcu}"
 	echo "BENCH_GP_SAMPLES=${BENCH_GP_SAMPLES:-$samples}"
+	# Read-side section lengths (us, comma-separated) and wakeups per length.
+	echo "BENCH_LATENCY_US=${BENCH_LATENCY_US:-10,100,1000,10000}"
+	echo "BENCH_LATENCY_SAMPLES=${BENCH_LATENCY_SAMPLES:-100}"
 }
 
 check_positive() {

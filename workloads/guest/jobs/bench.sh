@@ -16,7 +16,7 @@
 : "${BENCH_CALLRCU_MS:=500}"
 : "${BENCH_GP_SAMPLES:=50}"
 : "${BENCH_WAIT_S:=120}"
-: "${BENCH_LATENCY_US:=10 100 1000 10000}"
+: "${BENCH_LATENCY_US:=10,100,1000,10000}"
 : "${BENCH_LATENCY_SAMPLES:=100}"
 
 MOD=/modules
@@ -159,12 +159,12 @@ test_gp() {
 boost_rows() {
 	awk -v p="$1" 'FNR == NR { before[$1] = $2; next } { after[$1] = $2 }
 		END { if ("boosts" in after)
-			printf "latency,%s,boosts,%.0f,count,debugfs\n", p, after["boosts"] - before["boosts"] }' "$2" "$3"
+			printf "latency_boost,%s,boosts,%.0f,count,debugfs\n", p, after["boosts"] - before["boosts"] }' "$2" "$3"
 }
 
 # Wakeup latency of a SCHED_FIFO task behind readers of each length.
 test_latency() {
-	for us in $BENCH_LATENCY_US; do
+	for us in $(echo "$BENCH_LATENCY_US" | tr , " "); do
 		stats_snapshot /tmp/lat-before.txt
 		rcubench test=latency reader_us="$us" readers=1 samples="$BENCH_LATENCY_SAMPLES" || return 1
 		stats_snapshot /tmp/lat-after.txt
