@@ -16,6 +16,7 @@ from pathlib import Path
 
 import charts
 import figures
+import latency
 import suiteconf
 import tables
 from results import ResultDir, ResultsError, load_result_dir
@@ -83,8 +84,16 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], table_vcpus: list[
     parts = [header(rd), tables.failed_cells(rd), tables.summary(rows, kernels, table_vcpus),
              tables.read_side(rows, kernels), tables.savings(rows), tables.gp_stages(rows),
              tables.refscale(rows), tables.callrcu(rows, kernels), tables.gp_latency(rows, kernels),
-             tables.urcu(rows), plots_section(figs)]
+             tables.urcu(rows), latency_part(rd, kernels), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)
+
+
+def latency_part(rd: ResultDir, kernels: list[str]) -> list[str]:
+    """The latency section (analysis/latency.py), which draws its own plots."""
+    host = rd.metadata.get("host", {})
+    cpus = host.get("cpus") if isinstance(host, dict) else None
+    return latency.latency_section(rd.ok_rows, kernels, rd.path,
+                                   cpus if isinstance(cpus, int) else None)
 
 
 def write_atomically(path: Path, text: str) -> None:
