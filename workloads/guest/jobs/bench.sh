@@ -164,6 +164,7 @@ boost_rows() {
 
 # Wakeup latency of a SCHED_FIFO task behind readers of each length.
 test_latency() {
+	[ -f "$MOD/rcubench.ko" ] || { echo "no measurer: $MOD/rcubench.ko is not in this guest"; return 1; }
 	for us in $(echo "$BENCH_LATENCY_US" | tr , " "); do
 		stats_snapshot /tmp/lat-before.txt
 		rcubench test=latency reader_us="$us" readers=1 samples="$BENCH_LATENCY_SAMPLES" || return 1
