@@ -16,6 +16,7 @@ from pathlib import Path
 
 import charts
 import figures
+import latency
 import suiteconf
 import summary
 import tables

@@ -347,7 +347,7 @@ def load_result_dir(resultdir: Path) -> ResultDir:
 # ---- Writing: the sweep's bookkeeping (workloads/bench.sh) ----
 
 # Rows whose test differs from the cell that produced them.
-CELL_OF_TEST = {"gp_stages": "gp"}
+CELL_OF_TEST = {"gp_stages": "gp", "latency_boost": "latency"}
 GUEST_FIELDS = ["test", "params", "metric", "value", "unit", "source"]
 
 

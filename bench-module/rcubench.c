@@ -15,6 +15,9 @@
  *                     the backlog left at the end and its rcu_barrier() drain
  *   gp       synchronize_rcu() latency samples in ns and ticks, each started
  *            at a random phase within a tick, idle or against readers
+ *   latency  wakeup latency of a SCHED_FIFO task on a CPU whose readers
+ *            hold rcu_read_lock() for reader_us at a time, and the
+ *            grace-period latency meanwhile
  *
  * Module init runs the test to completion, so when insmod returns the CSV
  * lines "test,params,metric,value,unit,source" are readable at
@@ -34,6 +37,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -48,7 +52,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 
 static char *test = "read";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp, count_read, count_read_mb, count_callrcu, count_gp");
+MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp, count_read, count_read_mb, count_callrcu, count_gp, latency");
 
 static int readers = 1;
 module_param(readers, int, 0444);
@@ -111,6 +115,10 @@ MODULE_PARM_DESC(load, "gp: idle, or readers (read-side load on every other CPU)
 static int hold_us = 5;
 module_param(hold_us, int, 0444);
 MODULE_PARM_DESC(hold_us, "gp load=readers: microseconds inside each read-side section");
+
+static int reader_us = 1000;
+module_param(reader_us, int, 0444);
+MODULE_PARM_DESC(reader_us, "latency: microseconds inside each read-side section (1..10000)");
 
 /* Results: one row per CSV line, printed by the debugfs seq_file. */
 struct rb_row {
@@ -1226,6 +1234,149 @@ static bool rb_is_count_test(void)
 	       !strcmp(test, "count_refscale");
 }
 
+/* ---- latency ---------------------------------------------------------- */
+
+/*
+ * What preemptible readers buy.  readers= normal-priority kthreads on
+ * one CPU loop over read-side sections of reader_us each; a SCHED_FIFO
+ * measurer on the same CPU sleeps on an hrtimer to an absolute expiry
+ * 1-2 ms (random phase) ahead and records how late it runs.  A reader
+ * that cannot be preempted delays the measurer until rcu_read_unlock()
+ * (classic-preempt) or the cond_resched() after it (PREEMPT_NONE).
+ * Meanwhile a normal-priority kthread on another CPU (the same one with
+ * one CPU online) times synchronize_rcu() calls.
+ */
+#define RB_LAT_MAX_READER_US	10000
+#define RB_LAT_MIN_GAP_US	1000
+#define RB_LAT_GAP_SPREAD_US	1000
+#define RB_LAT_MAX_GP_SAMPLES	1000
+
+static s64 *rb_lat_wake;
+static s64 *rb_lat_gp;
+static int rb_lat_ngp;
+static bool rb_lat_measuring;
+static DECLARE_COMPLETION(rb_lat_done);
+
+static int rb_lat_reader_fn(void *arg)
+{
+	while (!kthread_should_stop()) {
+		rcu_read_lock();
+		udelay(reader_us);
+		rcu_read_unlock();
+		/* A PREEMPT_NONE kernel switches to the measurer only here. */
+		cond_resched();
+	}
+	return 0;
+}
+
+static int rb_lat_measurer_fn(void *arg)
+{
+	ktime_t expiry;
+	int i;
+
+	sched_set_fifo(current);
+	for (i = 0; i < samples; i++) {
+		expiry = ktime_add_us(ktime_get(), RB_LAT_MIN_GAP_US +
+				      get_random_u32() % RB_LAT_GAP_SPREAD_US);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_hrtimeout(&expiry, HRTIMER_MODE_ABS);
+		rb_lat_wake[i] = ktime_to_ns(ktime_sub(ktime_get(), expiry));
+	}
+	WRITE_ONCE(rb_lat_measuring, false);
+	complete(&rb_lat_done);
+	rb_park_until_stopped();
+	return 0;
+}
+
+static int rb_lat_gp_fn(void *arg)
+{
+	u64 t0;
+
+	while (READ_ONCE(rb_lat_measuring) && rb_lat_ngp < RB_LAT_MAX_GP_SAMPLES) {
+		t0 = ktime_get_mono_fast_ns();
+		synchronize_rcu();
+		rb_lat_gp[rb_lat_ngp++] = ktime_get_mono_fast_ns() - t0;
+	}
+	rb_park_until_stopped();
+	return 0;
+}
+
+static void rb_lat_report(void)
+{
+	static const struct { const char *metric; int permille; } summary[] = {
+		{ "wakeup_p99_ns", 990 }, { "wakeup_p999_ns", 999 },
+		{ "wakeup_max_ns", 1000 },
+	};
+	char params[96];
+	s64 v;
+	int i;
+
+	snprintf(params, sizeof(params), "reader_us=%d;readers=%d;samples=%d",
+		 reader_us, readers, samples);
+	rb_add_row(params, "samples", "count", samples, false);
+	rb_add_row(params, "wakeup_median_ns", "ns", rb_median(rb_lat_wake, samples), false);
+	for (i = 0; i < ARRAY_SIZE(summary); i++) {
+		/* Nearest rank in thousandths; v is sorted by rb_median(). */
+		v = rb_lat_wake[clamp(DIV_ROUND_UP(samples * summary[i].permille, 1000),
+				      1, samples) - 1];
+		rb_add_row(params, summary[i].metric, "ns", v, false);
+	}
+	rb_add_row(params, "gp_samples", "count", rb_lat_ngp, false);
+	if (rb_lat_ngp) {
+		rb_add_row(params, "gp_median_ns", "ns", rb_median(rb_lat_gp, rb_lat_ngp), false);
+		rb_add_row(params, "gp_max_ns", "ns", rb_lat_gp[rb_lat_ngp - 1], false);
+	}
+	pr_info("latency %s: wakeup median %lld ns max %lld ns, %d grace periods\n",
+		params, rb_median(rb_lat_wake, samples), rb_lat_wake[samples - 1], rb_lat_ngp);
+}
+
+static int rb_test_latency(void)
+{
+	struct task_struct **tasks, *measurer, *gp;
+	int cpu = cpumask_first(cpu_online_mask);
+	int nreaders = 0, ret = 0;
+
+	rb_lat_wake = kcalloc(samples, sizeof(*rb_lat_wake), GFP_KERNEL);
+	rb_lat_gp = kcalloc(RB_LAT_MAX_GP_SAMPLES, sizeof(*rb_lat_gp), GFP_KERNEL);
+	tasks = kcalloc(readers, sizeof(*tasks), GFP_KERNEL);
+	if (!rb_lat_wake || !rb_lat_gp || !tasks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (nreaders = 0; nreaders < readers; nreaders++) {
+		tasks[nreaders] = rb_start_kthread(rb_lat_reader_fn, NULL, cpu, "lat_reader");
+		if (IS_ERR(tasks[nreaders])) {
+			ret = PTR_ERR(tasks[nreaders]);
+			goto stop;
+		}
+	}
+	rb_lat_ngp = 0;
+	WRITE_ONCE(rb_lat_measuring, true);
+	gp = rb_start_kthread(rb_lat_gp_fn, NULL, rb_nth_cpu(1), "lat_gp");
+	if (IS_ERR(gp)) {
+		ret = PTR_ERR(gp);
+		goto stop;
+	}
+	measurer = rb_start_kthread(rb_lat_measurer_fn, NULL, cpu, "lat_fifo");
+	if (IS_ERR(measurer)) {
+		WRITE_ONCE(rb_lat_measuring, false);
+		kthread_stop(gp);
+		ret = PTR_ERR(measurer);
+		goto stop;
+	}
+	wait_for_completion(&rb_lat_done);
+	kthread_stop(measurer);
+	kthread_stop(gp);
+	rb_lat_report();
+stop:
+	rb_stop_kthreads(tasks, nreaders);
+out:
+	kfree(tasks);
+	kfree(rb_lat_gp);
+	kfree(rb_lat_wake);
+	return ret;
+}
+
 /* ---- parameters, init, exit ------------------------------------------ */
 
 struct rb_int_param {
@@ -1248,6 +1399,7 @@ static int rb_check_params(void)
 		{ "calls", &calls, 1, 10000000 },
 		{ "samples", &samples, 1, 100000 },
 		{ "hold_us", &hold_us, 0, 1000 },
+		{ "reader_us", &reader_us, 1, RB_LAT_MAX_READER_US },
 	};
 	int i;
 
@@ -1284,7 +1436,9 @@ static int rb_run_test(void)
 		return rb_test_gp();
 	if (rb_is_count_test())
 		return rb_run_count_test();
-	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity, gp or count_*\n",
+	if (!strcmp(test, "latency"))
+		return rb_test_latency();
+	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity, gp, latency or count_*\n",
 	       test);
 	return -EINVAL;
 }

@@ -19,7 +19,7 @@ for k in $(conf_get KERNELS); do
 	esac
 	[ "$(sym CONFIG_PREEMPT "$cfg")" = $want_preempt ] || fail "$k: CONFIG_PREEMPT != $want_preempt"
 	case $k in
-	classic) impl=CLASSIC_RCU ;;
+	classic | classic-preempt) impl=CLASSIC_RCU ;;
 	preempt) impl=PREEMPT_RCU ;;
 	tree | tree-preempt) impl=TREE_RCU ;;
 	*) fail "$k: no RCU implementation expectation in this test" ;;

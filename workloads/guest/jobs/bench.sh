@@ -12,7 +12,7 @@
 #   count-labels.csv the count_* tests' region labels, for the host to join
 #                    with the rbcount plugin's counts (plugin boots only)
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
-: "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale}"
+: "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale latency}"
 : "${BENCH_NESTS:=1 2}"
 : "${BENCH_RUNS:=5}"
 : "${BENCH_TARGET_MS:=20}"
@@ -24,6 +24,8 @@
 : "${BENCH_PERF:=1}"
 : "${BENCH_COUNT_LOOPS:=20000}"
 : "${BENCH_COUNT_GPS:=20}"
+: "${BENCH_LATENCY_US:=10,100,1000,10000}"
+: "${BENCH_LATENCY_SAMPLES:=100}"
 
 MOD=/modules
 NCPUS=$(nproc)
@@ -169,6 +171,26 @@ test_gp() {
 			"/results/stats-after-$load.txt" "$(echo "$t0 $t1" | awk '{ print $2 - $1 }')" >>"$ROWS"
 	done
 	[ -s /results/stats-after-idle.txt ] || say "no $STATS_GLOB on this kernel: no gp_stages rows"
+}
+
+# boost_rows PARAMS BEFORE AFTER: how often preemptible RCU boosted readers
+# during one latency run ("boosts" of rcupreempt_stats; no other kernel has it).
+boost_rows() {
+	awk -v p="$1" 'FNR == NR { before[$1] = $2; next } { after[$1] = $2 }
+		END { if ("boosts" in after)
+			printf "latency_boost,%s,boosts,%.0f,count,debugfs\n", p, after["boosts"] - before["boosts"] }' "$2" "$3"
+}
+
+# Wakeup latency of a SCHED_FIFO task behind readers of each length.
+test_latency() {
+	[ -f "$MOD/rcubench.ko" ] || { echo "no measurer: $MOD/rcubench.ko is not in this guest"; return 1; }
+	for us in $(echo "$BENCH_LATENCY_US" | tr , " "); do
+		stats_snapshot /tmp/lat-before.txt
+		rcubench test=latency reader_us="$us" readers=1 samples="$BENCH_LATENCY_SAMPLES" || return 1
+		stats_snapshot /tmp/lat-after.txt
+		boost_rows "reader_us=$us;readers=1;samples=$BENCH_LATENCY_SAMPLES" \
+			/tmp/lat-before.txt /tmp/lat-after.txt >>"$ROWS"
+	done
 }
 
 # The loop count our read test chose for readers=NCPUS nest=1, so that

@@ -1,0 +1,181 @@
+"""What preemptible RCU buys: scheduling latency behind long readers.
+
+The latency test (rcubench test=latency) gives per boot and reader length
+the wakeup latency summaries of a SCHED_FIFO kthread on the readers' CPU
+(median, p99, p99.9, max over its samples) and the synchronize_rcu()
+median meanwhile.  As everywhere in the report, the unit is the boot: a
+cell's figure is the median over boots with a 95% bootstrap interval
+(derive.per_boot, derive.estimate).  Latencies are never divided by a CPU
+cost; the headline puts the two kernels' figures side by side.
+
+Call points (analysis/summary.py, report.py):
+  headline(rd, kernel, base) -> list[str]      one summary bullet
+  report_section(rd, kernels) -> list[str]     table and log-log plots
+  latency_section(rows, outdir) -> str         the same section from rows
+"""
+
+from pathlib import Path
+from typing import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
+
+import derive  # noqa: E402
+import units  # noqa: E402
+from results import ResultDir, Row  # noqa: E402
+from stats import Estimate  # noqa: E402
+from tables import mark, section, table  # noqa: E402
+
+TEST = "latency"
+TITLE = "Scheduling latency behind readers"
+TABLE_METRICS = ("wakeup_median_ns", "wakeup_p99_ns", "wakeup_p999_ns", "wakeup_max_ns",
+                 "gp_median_ns")
+# Worst case and p99 are what a real-time task cares about; the median is
+# kept beside them because under TCG the host's scheduling of the vCPU
+# threads sets the tail on every kernel, while the median still shows the
+# readers (a non-preemptible 10 ms reader delays most wakeups by ms).
+PLOT_METRICS = (("wakeup_max_ns", "worst case"), ("wakeup_p99_ns", "p99"),
+                ("wakeup_median_ns", "median"))
+HEADLINE_METRICS = (("wakeup_median_ns", "median"), ("wakeup_p99_ns", "p99"),
+                    ("wakeup_max_ns", "worst"))
+PLOT_NAME = "latency_wakeup"
+INTRO = ("A SCHED_FIFO kthread woken by an hrtimer at a random phase on the CPU of a "
+         "normal-priority reader that holds rcu_read_lock() for reader µs at a time; "
+         "wakeup latency = actual − expected wake time, summarised per boot (median, "
+         "p99, p99.9, max over its samples); GP median = synchronize_rcu() meanwhile.  "
+         "Each cell: median over boots [95% bootstrap interval].  Under TCG the host's "
+         "own scheduling adds to every wakeup, most of all to the maxima.")
+
+
+def reader_lengths(rows: list[Row]) -> list[int]:
+    """The reader_us values (µs) with latency rows, ascending."""
+    return sorted({int(r.params["reader_us"]) for r in rows
+                   if r.ok and r.test == TEST and "reader_us" in r.params})
+
+
+def latency_estimate(rows: list[Row], metric: str, kernel: str, vcpus: int,
+                     reader_us: int) -> Estimate | None:
+    """A per-boot summary metric of one cell: median over boots with its interval."""
+    return derive.estimate(derive.per_boot(
+        derive.select(rows, TEST, metric, kernel, vcpus, reader_us=reader_us)))
+
+
+def curve(rows: list[Row], metric: str, kernel: str, vcpus: int) -> list[tuple[int, Estimate]]:
+    """(reader_us, estimate) points of one kernel at one vCPU count."""
+    points = [(us, latency_estimate(rows, metric, kernel, vcpus, us))
+              for us in reader_lengths(rows)]
+    return [(us, e) for us, e in points if e is not None]
+
+
+def table_lines(rows: list[Row], kernels: list[str], mark=None) -> list[str]:
+    """One table row per kernel x vCPUs x reader length; mark(kernel, vcpus) -> str."""
+    body = []
+    for k in kernels:
+        for v in derive.vcpus_of(rows, TEST, k):
+            for us in reader_lengths(rows):
+                cells = [latency_estimate(rows, m, k, v, us) for m in TABLE_METRICS]
+                if any(cells):
+                    body.append([k, str(v), str(us)] + [units.cell(e, "ns") for e in cells]
+                                + ([mark(k, v)] if mark else []))
+    header = ["kernel", "vCPUs", "reader µs", "wakeup median", "wakeup p99", "wakeup p99.9",
+              "wakeup max", "GP median"] + (["cell"] if mark else [])
+    return table(header, body)
+
+
+def render_plot(rows: list[Row], kernels: list[str], vcpus: int, outdir: Path,
+                overcommitted: bool = False) -> list[Path]:
+    """Worst-case and p99 wakeup latency vs reader length, log-log, one line per kernel;
+    error bars are the 95% intervals over boots."""
+    fig, axes = plt.subplots(1, len(PLOT_METRICS), figsize=(5.5 * len(PLOT_METRICS), 4.2), squeeze=False)
+    drawn = False
+    for ax, (metric, label) in zip(axes[0], PLOT_METRICS):
+        for k in kernels:
+            pts = curve(rows, metric, k, vcpus)
+            if not pts:
+                continue
+            drawn = True
+            x = [us for us, _ in pts]
+            y = [e.value / 1e3 for _, e in pts]
+            err = [[max(e.value - e.low, 0) / 1e3 if e.bounded else 0 for _, e in pts],
+                   [max(e.high - e.value, 0) / 1e3 if e.bounded else 0 for _, e in pts]]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=k)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{label} wakeup latency, {vcpus} vCPU{'s' if vcpus > 1 else ''}"
+                     + (" (overcommitted)" if overcommitted else ""))
+        ax.set_xlabel("read-side section length (µs)")
+        ax.set_ylabel("wakeup latency (µs)")
+        ax.grid(True, which="both", alpha=0.3)
+        if ax.lines:
+            ax.legend(fontsize="small")
+    if not drawn:
+        plt.close(fig)
+        return []
+    outdir.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    paths = [outdir / f"{PLOT_NAME}_{vcpus}.{ext}" for ext in ("png", "svg")]
+    for p in paths:
+        fig.savefig(p)
+    plt.close(fig)
+    return paths
+
+
+def plot_lines(rows: list[Row], kernels: list[str], outdir: Path,
+               overcommitted: Callable[[int], bool] = lambda v: False) -> list[str]:
+    """One plot per vCPU count (PNG+SVG in outdir), as Markdown image lines;
+    overcommitted(vcpus) says which plots to mark."""
+    lines = []
+    for v in derive.vcpus_of(rows, TEST):
+        lines += [f"![{p.stem}]({outdir.name}/{p.name})" for p in
+                  render_plot(rows, kernels, v, outdir, overcommitted(v))
+                  if p.suffix == ".png"] + [""]
+    return lines
+
+
+def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
+    """The report's section; writes plots/latency_wakeup_<vcpus>.png|svg under rd.path."""
+    rows = rd.ok_rows
+    if not reader_lengths(rows):
+        return section(TITLE, "No latency rows in this sweep.", [])
+    plots = plot_lines(rows, kernels, rd.path / "plots",
+                       lambda v: any(rd.overcommitted(k, v) for k in kernels))
+    return section(TITLE, INTRO, plots + table_lines(rows, kernels,
+                                                    lambda k, v: mark(rd, k, v)))
+
+
+def latency_section(rows: list[Row], outdir: Path) -> str:
+    """The section as Markdown from rows alone (no boots record: no cell marks);
+    the plots go to outdir, linked relative to its parent."""
+    kernels = derive.kernels_of(rows, TEST)
+    if not kernels:
+        return "\n".join(section(TITLE, "No latency rows.", []))
+    return "\n".join(section(TITLE, INTRO, plot_lines(rows, kernels, Path(outdir))
+                             + table_lines(rows, kernels)))
+
+
+def headline(rd: ResultDir, kernel: str, base: str) -> list[str]:
+    """The summary bullet for kernel against base: worst and p99 wakeup latency behind
+    the longest readers, at the largest vCPU count both measured below the host's CPUs."""
+    rows = rd.ok_rows
+    lengths = reader_lengths(rows)
+    have = [set(derive.vcpus_of(rows, TEST, k)) for k in (kernel, base)]
+    usable = sorted(v for v in have[0] & have[1]
+                    if not (rd.overcommitted(kernel, v) or rd.overcommitted(base, v)))
+    if not lengths or not (have[0] and have[1]):
+        return []
+    if not usable:
+        return [f"- **Latency under readers**: no cell below the host's "
+                f"{rd.host_cpus or '?'} CPUs has both kernels' latency rows (see the table)."]
+    v, us = usable[-1], lengths[-1]
+    fig = {(k, m): latency_estimate(rows, m, k, v, us)
+           for k in (kernel, base) for m, _ in HEADLINE_METRICS}
+    if None in fig.values():
+        return []
+    parts = [f"{label} {units.interval(fig[(kernel, m)], 'ns')} against "
+             f"{units.interval(fig[(base, m)], 'ns')}" for m, label in HEADLINE_METRICS]
+    return [f"- **Latency under readers**: at {v} vCPU{'s' if v > 1 else ''}, behind "
+            f"readers that hold rcu_read_lock() for {units.value(us * 1e3, 'ns')}, a "
+            f"SCHED_FIFO task on their CPU wakes late by {kernel} against {base}: "
+            + "; ".join(parts) + " (median over boots [95% CI])."]
