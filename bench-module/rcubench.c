@@ -964,6 +964,7 @@ static noinline void name(void (*fn)(long last), long n)		\
 	fn(n - 1);							\
 	RB_REGION_END(id);						\
 }
+
 RB_DEFINE_REGION(rb_region_read, RB_ID_COUNT_READ)
 
 RB_DEFINE_REGION(rb_region_read_mb, RB_ID_COUNT_READ_MB)
