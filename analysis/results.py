@@ -370,20 +370,29 @@ def csv_path(sweep: Path) -> Path:
     return sweep / "csv" / "results.csv"
 
 
-def read_rows(sweep: Path) -> list[dict[str, str]]:
-    path = csv_path(sweep)
+def read_dicts(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file with a header (none when it is not there)."""
     if not path.exists():
         return []
     with open(path, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
-def write_rows(sweep: Path, columns: list[str], rows: Iterable[dict[str, str]]) -> None:
+def write_dicts(path: Path, columns: list[str], rows: Iterable[dict[str, str]]) -> None:
+    """Replace a CSV file by the header columns and rows, atomically."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    atomic_write(csv_path(sweep), out.getvalue())
+    atomic_write(path, out.getvalue())
+
+
+def read_rows(sweep: Path) -> list[dict[str, str]]:
+    return read_dicts(csv_path(sweep))
+
+
+def write_rows(sweep: Path, columns: list[str], rows: Iterable[dict[str, str]]) -> None:
+    write_dicts(csv_path(sweep), columns, rows)
 
 
 def load_meta(sweep: Path) -> dict:
@@ -693,19 +702,11 @@ def boots_path(sweep: Path) -> Path:
 
 
 def read_boots(sweep: Path) -> list[dict[str, str]]:
-    path = boots_path(sweep)
-    if not path.exists():
-        return []
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+    return read_dicts(boots_path(sweep))
 
 
 def write_boots(sweep: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write(boots_path(sweep), out.getvalue())
+    write_dicts(boots_path(sweep), columns, rows)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
