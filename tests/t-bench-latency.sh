@@ -3,7 +3,8 @@
 # each reader length of the quick profile gives its rows; behind 10 ms
 # readers a SCHED_FIFO task waits at least 5 ms on classic-preempt (readers
 # are preempt_disable() regions) and less than 1 ms on preempt (readers
-# are preempted).  Bad input: a reader length the module refuses, and a
+# are preempted; when TCG's host noise floor, seen behind 10 us readers,
+# already reaches 1 ms, the median carries that check).  Bad input: a reader length the module refuses, and a
 # guest without the measurer, each fail the latency cell with a clear
 # reason while the boot's other cells are kept.
 set -euo pipefail
@@ -50,9 +51,25 @@ case " $built " in
 esac
 case " $built " in
 *" preempt "*)
+	# Under TCG the host's scheduling of QEMU's threads adds its own tail
+	# to every wakeup.  The 10 us readers of the same boot are the control:
+	# when even their worst wakeup reaches the bound, the host's noise
+	# floor hides a worst case below it, and the median (which the host's
+	# tail does not move) carries the check instead.
 	v=$(cell_value preempt $LONG_US wakeup_max_ns)
-	[ "$v" -lt $PREEMPTIBLE_MAX_NS ] ||
-		fail "preempt: worst wakeup behind ${LONG_US} us readers is $v ns, expected < $PREEMPTIBLE_MAX_NS"
+	floor=$(cell_value preempt 10 wakeup_max_ns)
+	if [ "$floor" -lt $PREEMPTIBLE_MAX_NS ]; then
+		[ "$v" -lt $PREEMPTIBLE_MAX_NS ] ||
+			fail "preempt: worst wakeup behind ${LONG_US} us readers is $v ns, expected < $PREEMPTIBLE_MAX_NS"
+		echo "ok: preempt: worst wakeup behind ${LONG_US} us readers $v ns < $PREEMPTIBLE_MAX_NS"
+	else
+		m=$(cell_value preempt $LONG_US wakeup_median_ns)
+		[ "$m" -lt $PREEMPTIBLE_MAX_NS ] ||
+			fail "preempt: median wakeup behind ${LONG_US} us readers is $m ns, expected < $PREEMPTIBLE_MAX_NS"
+		echo "not decidable here: preempt's worst wakeup behind ${LONG_US} us readers is $v ns, but behind" \
+			"10 us readers already $floor ns (the host's noise floor under TCG);" \
+			"the median behind ${LONG_US} us readers is $m ns < $PREEMPTIBLE_MAX_NS"
+	fi
 	;;
 esac
 
