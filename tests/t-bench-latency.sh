@@ -29,7 +29,7 @@ cell_value() {
 		"$tmp/sweep/csv/results.csv"
 }
 
-"$RB_TOP/workloads/bench.sh" --kernels "${built# }" --vcpus 1 --tests latency \
+"$RB_TOP/workloads/bench.sh" --kernels "${built# }" --vcpus 1 --repeats 1 --tests latency \
 	--out "$tmp/sweep" --no-analysis >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the latency sweep failed"; }
 /usr/bin/python3 "$RB_TOP/tests/bench_csv_check.py" "$tmp/sweep" || fail "results.csv check failed"
 for k in $built; do
@@ -76,7 +76,7 @@ esac
 # Bad input, on one kernel: a reader length rcubench.ko refuses.
 k=${built# }
 k=${k%% *}
-if BENCH_LATENCY_US=10,20000 "$RB_TOP/workloads/bench.sh" --kernels "$k" --vcpus 1 \
+if BENCH_LATENCY_US=10,20000 "$RB_TOP/workloads/bench.sh" --kernels "$k" --vcpus 1 --repeats 1 \
 	--tests "latency gp" --out "$tmp/bad" --no-analysis >"$tmp/bad.out" 2>&1; then
 	fail "a sweep with reader_us=20000 exited 0"
 fi
