@@ -38,7 +38,7 @@ RANGE_ID_BASE = 256
 
 # The RCU family of each kernel of the suite.
 FAMILY = {"classic": "classic", "preempt": "rcupreempt", "tree": "tree",
-          "tree-preempt": "tree"}
+          "tree-preempt": "tree", "classic-preempt": "classic"}
 
 # Group of each RCU core function (regexes on the name without a .suffix).
 # An RCU function that no pattern names is "other"; read-side functions
