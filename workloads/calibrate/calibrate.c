@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "native-timing.h"
+
 #define UNROLL 16
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -115,27 +117,12 @@ static void loop_alu(unsigned long n)
 		asm volatile(UNROLLED("addq $1,%0") : "+r"(x) :: "cc");
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static double time_loop(loop_fn fn, unsigned long n)
 {
 	double t0 = now_ns();
 
 	fn(n);
 	return now_ns() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The value at fraction q of the sorted v[0..n) (linear interpolation). */

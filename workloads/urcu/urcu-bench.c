@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "native-timing.h"
+
 #include <urcu/urcu-mb.h>
 #include <urcu/map/clear.h>
 #include <urcu/urcu-memb.h>
@@ -77,27 +79,12 @@ static long loops = 10000000;
 static int runs = 5;
 static pthread_barrier_t start_line;
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static double timed(void (*fn)(long), long n)
 {
 	double t0 = now_ns();
 
 	fn(n);
 	return now_ns() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 static void *reader_fn(void *arg)
