@@ -4,6 +4,11 @@
 RB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RB_CACHE=${RCU_BENCH_CACHE:-$HOME/.cache/rcu-bench}
 export RB_TOP RB_CACHE
+# The top-level Makefile hands its command-line variables to these scripts
+# as options; left in MAKEFLAGS they would also reach every make the scripts
+# run (make bench OUT=dir once built the plugin into dir, kbuild would see
+# KERNELS= and VCPUS=).
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
 
 die() {
 	echo "rcu-bench: error: $*" >&2

@@ -9,7 +9,7 @@ set -euo pipefail
 test_tmp classic
 need_tool nm gcc
 
-make -s -C "$RB_TOP/workloads/tcg-plugin" OUT="$tmp/build" >"$tmp/build.log" 2>&1 ||
+make -s -C "$RB_TOP/workloads/tcg-plugin" PLUGIN_DIR="$tmp/build" >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; fail "the plugin does not build"; }
 syms=$(nm -D --defined-only "$tmp/build/rbcount.so")
 for s in qemu_plugin_version qemu_plugin_install; do
