@@ -1,6 +1,6 @@
 #!/bin/bash
 # Each kernel boots at 2 vCPUs (the seed kernels, suite.conf SEED_KERNELS,
-# at each count of VCPUS_QUICK), prints the RCU banner suite.conf expects
+# at each count of VCPUS_FULL), prints the RCU banner suite.conf expects
 # for it, sees that many CPUs, and runs on a real clocksource (not jiffies:
 # refscale would read 0 ns).
 set -euo pipefail
@@ -11,7 +11,7 @@ test_tmp
 seed=" $(conf_get SEED_KERNELS) "
 for k in $(conf_get KERNELS); do
 	counts=2
-	case "$seed" in *" $k "*) counts=$(conf_get VCPUS_QUICK) ;; esac
+	case "$seed" in *" $k "*) counts=$(conf_get VCPUS_FULL) ;; esac
 	want=$(conf_get "BANNER_$k")
 	for n in $counts; do
 		out=$tmp/$k-$n
