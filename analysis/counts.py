@@ -221,8 +221,8 @@ def count_rows(rows: list[RowLike]) -> list[list[str]]:
         gp_ns = ns_range(gp_model(gp, cost)) if gp else f"{NA} (no count_gp rows)"
         body.append([kernel, str(vcpus)]
                     + [num(read.get(m)) for m in ("insns", "fences", "locked", "irqflag", "percpu")]
-                    + [read_ns, load or NA, num(gp.get("core_insns")), num(gp.get("core_fences")),
-                       gp_ns])
+                    + [read_ns, load or NA, num(gp.get("kernel_gps_per_sync")),
+                       num(gp.get("core_insns")), num(gp.get("core_fences")), gp_ns])
     return body
 
 
@@ -236,11 +236,13 @@ def count_section(rows: Iterable[RowLike]) -> str:
                                   "boots: workloads/boot.sh --plugin).", ""])
     lines += ["Per rcu_read_lock()/rcu_read_unlock() pair (nest 1, interrupts on, the empty "
               "loop subtracted) and per grace period per CPU (the RCU core's instructions on "
-              "all CPUs over a synchronize_rcu(), divided by the CPUs).  Modelled ns = counts "
+              "all CPUs over a synchronize_rcu(), divided by the CPUs; \"kernel GPs\" is how far the "
+              "kernel's own grace-period counter moved per synchronize_rcu(): Classic batches, "
+              "flip-counter stages, Tree grace periods).  Modelled ns = counts "
               "x this host's per-class costs: a model, not a measurement (analysis/counts.py "
               "gives the decomposition).", ""]
     lines += table(["kernel", "vCPUs", "insns/pair", "fences", "locked", "irqflag", "per-CPU",
-                    "read pair, ns", "GP load", "GP insns/CPU", "GP fences/CPU", "GP, ns/CPU"],
+                    "read pair, ns", "GP load", "kernel GPs", "GP insns/CPU", "GP fences/CPU", "GP, ns/CPU"],
                    body)
     return "\n".join(lines + ["", cost_note(costs(rows)), ""])
 

@@ -47,6 +47,8 @@
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
 
+#include "rcu.h"	/* rcu_get_gp_seq(), rcu_seq_ctr() */
+
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmarks");
 
@@ -1121,12 +1123,19 @@ static int rb_start_gp_load(struct task_struct **tasks, int skip_cpu)
 	return n;
 }
 
-/* count_gp: the RCU core's work over samples= synchronize_rcu() calls. */
+/*
+ * count_gp: the RCU core's work over samples= synchronize_rcu() calls.
+ * kgps= is how far the implementation's own grace-period counter
+ * (rcu_get_gp_seq(): Classic's completed batches, the flip-counter
+ * design's completed stages, Tree's gp_seq) moved meanwhile, so the
+ * analysis can tell grace periods from synchronize_rcu() calls.
+ */
 static int rb_test_count_gp(void)
 {
 	int self = get_cpu(), nload = 0, i;
 	struct task_struct **tasks;
-	char params[96];
+	unsigned long gp_seq;
+	char params[128];
 
 	put_cpu();
 	tasks = kcalloc(nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
@@ -1140,12 +1149,13 @@ static int rb_test_count_gp(void)
 		}
 	}
 	synchronize_rcu(); /* Warm-up, and the readers are running. */
-	snprintf(params, sizeof(params), "load=%s;gps=%d;cpus=%d", load, samples,
-		 num_online_cpus());
+	gp_seq = rcu_get_gp_seq();
 	RB_WINDOW_OPEN(RB_ID_COUNT_GP);
 	for (i = 0; i < samples; i++)
 		synchronize_rcu();
 	RB_WINDOW_CLOSE(RB_ID_COUNT_GP);
+	snprintf(params, sizeof(params), "load=%s;gps=%d;cpus=%d;kgps=%lu", load, samples,
+		 num_online_cpus(), rcu_seq_ctr(rcu_get_gp_seq()) - rcu_seq_ctr(gp_seq));
 	rb_label(RB_ID_COUNT_GP, params, "window", samples);
 	pr_info("count_gp %s: window done\n", params);
 	rb_stop_kthreads(tasks, nload);

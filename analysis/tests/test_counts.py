@@ -103,6 +103,8 @@ class Counts(unittest.TestCase):
         self.assertIn(f"| preempt | 2 | {int(c['insns'])} | 0 | 0 | {int(c['irqflag'])} |", text)
         self.assertIn("modelled", text)
         self.assertNotIn(counts.NA, text)
+        # kernel_gps_per_sync sits after the GP load: 2 stages per sync on preempt.
+        self.assertRegex(text, r"\| preempt \| 2 \|.*\| idle \| 2 \| 18\.0 k \|")
 
     def test_missing_calib_is_na(self) -> None:
         no_calib = [r for r in self.rows if r.test != "calib"]

@@ -230,10 +230,16 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) ->
         tot = window_totals(by_seq[rec["seq"]], family)
         p = params_of(lab["params"])
         if lab["test"] == "count_gp":
+            # kgps (the kernel's own grace-period count) is a measurement,
+            # not a parameter: a row of its own, and out of params.
+            kgps = p.pop("kgps", None)
+            params = ";".join(f"{k}={v}" for k, v in p.items())
             per = int(p["gps"]) * int(p["cpus"])
             metrics = ["core_insns", "core_fences", "core_locked"] + \
                       ["core_insns_" + g for g in GROUP_NAMES]
-            out += [row("count_gp", lab["params"], m, tot[m] / per) for m in metrics]
+            out += [row("count_gp", params, m, tot[m] / per) for m in metrics]
+            if kgps is not None:
+                out.append(row("count_gp", params, "kernel_gps_per_sync", int(kgps) / int(p["gps"])))
         elif lab["test"] == "count_callrcu":
             # Classic and preempt inline the invocation loop into their
             # softirq handler: per callback is invocation plus softirq.
