@@ -211,8 +211,14 @@ def cost_note(cost: dict[str, Range]) -> str:
 
 # --- the count table ---------------------------------------------------------
 
+def has_kernel_gps(rows: list[RowLike]) -> bool:
+    """Sweeps before rcubench.ko read rcu_get_gp_seq() have no such rows."""
+    return any(r.test == "count_gp" and r.metric == "kernel_gps_per_sync" for r in rows)
+
+
 def count_rows(rows: list[RowLike]) -> list[list[str]]:
     cost = costs(rows)
+    kernel_gps = has_kernel_gps(rows)
     body = []
     for kernel, vcpus in kernels_vcpus(rows, ("count_read", "count_gp")):
         read = counts(rows, "count_read", kernel, vcpus, READ_PARAMS)
@@ -221,8 +227,10 @@ def count_rows(rows: list[RowLike]) -> list[list[str]]:
         gp_ns = ns_range(gp_model(gp, cost)) if gp else f"{NA} (no count_gp rows)"
         body.append([kernel, str(vcpus)]
                     + [num(read.get(m)) for m in ("insns", "fences", "locked", "irqflag", "percpu")]
-                    + [read_ns, load or NA, num(gp.get("kernel_gps_per_sync")),
-                       num(gp.get("core_insns")), num(gp.get("core_fences")), gp_ns])
+                    + [read_ns, load or NA]
+                    + ([num(gp.get("kernel_gps_per_sync"))] if kernel_gps else [])
+                    + [num(gp.get(m)) for m in ("core_insns", "core_fences", "core_locked")]
+                    + [gp_ns])
     return body
 
 
@@ -234,16 +242,19 @@ def count_section(rows: Iterable[RowLike]) -> str:
     if not body:
         return "\n".join(lines + ["No count_read / count_gp rows in this directory (plugin "
                                   "boots: workloads/boot.sh --plugin).", ""])
+    kernel_gps = has_kernel_gps(rows)
     lines += ["Per rcu_read_lock()/rcu_read_unlock() pair (nest 1, interrupts on, the empty "
               "loop subtracted) and per grace period per CPU (the RCU core's instructions on "
-              "all CPUs over a synchronize_rcu(), divided by the CPUs; \"kernel GPs\" is how far the "
-              "kernel's own grace-period counter moved per synchronize_rcu(): Classic batches, "
-              "flip-counter stages, Tree grace periods).  Modelled ns = counts "
-              "x this host's per-class costs: a model, not a measurement (analysis/counts.py "
-              "gives the decomposition).", ""]
+              "all CPUs over a synchronize_rcu(), divided by the CPUs"
+              + ("; \"kernel GPs\" is how far the kernel's own grace-period counter moved per "
+                 "synchronize_rcu(): Classic batches, flip-counter stages, Tree grace periods"
+                 if kernel_gps else "")
+              + ").  On x86 smp_mb() is a locked add, not a fence: barriers show as \"locked\".  "
+              "Modelled ns = counts x this host's per-class costs: a model, not a measurement "
+              "(analysis/counts.py gives the decomposition).", ""]
     lines += table(["kernel", "vCPUs", "insns/pair", "fences", "locked", "irqflag", "per-CPU",
-                    "read pair, ns", "GP load", "kernel GPs", "GP insns/CPU", "GP fences/CPU", "GP, ns/CPU"],
-                   body)
+                    "read pair, ns", "GP load"] + (["kernel GPs"] if kernel_gps else [])
+                   + ["GP insns/CPU", "GP fences/CPU", "GP locked/CPU", "GP, ns/CPU"], body)
     return "\n".join(lines + ["", cost_note(costs(rows)), ""])
 
 

@@ -104,7 +104,11 @@ class Counts(unittest.TestCase):
         self.assertIn("modelled", text)
         self.assertNotIn(counts.NA, text)
         # kernel_gps_per_sync sits after the GP load: 2 stages per sync on preempt.
-        self.assertRegex(text, r"\| preempt \| 2 \|.*\| idle \| 2 \| 18\.0 k \|")
+        self.assertRegex(text, r"\| preempt \| 2 \|.*\| idle \| 2 \| 18\.0 k \| 4 \| 30 \|")
+        # A sweep without the kernel's own GP count has no such column.
+        old_sweep = [r for r in self.rows if r.metric != "kernel_gps_per_sync"]
+        self.assertNotIn("kernel GPs", counts.count_section(old_sweep))
+        self.assertNotIn(counts.NA, counts.count_section(old_sweep))
 
     def test_missing_calib_is_na(self) -> None:
         no_calib = [r for r in self.rows if r.test != "calib"]
