@@ -22,6 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 
+import charts  # noqa: E402
 import derive  # noqa: E402
 import units  # noqa: E402
 from results import ResultDir, Row  # noqa: E402
@@ -116,9 +117,7 @@ def render_plot(rows: list[Row], kernels: list[str], vcpus: int, outdir: Path,
     outdir.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     paths = [outdir / f"{PLOT_NAME}_{vcpus}.{ext}" for ext in ("png", "svg")]
-    for p in paths:
-        fig.savefig(p)
-    plt.close(fig)
+    charts.save(fig, paths)
     return paths
 
 

@@ -41,19 +41,33 @@ def failed_cells(rd: ResultDir) -> list[str]:
                    table(["kernel", "vCPUs", "test", "repeat", "params", "reason", "row"], body))
 
 
+def ratio_text(m: "summary.Measure", rd: ResultDir, kernel: str, base: str, v: int) -> str | None:
+    """The ratio with its interval or, where base's figure reaches zero (a
+    ratio would be meaningless), the difference kernel - base with its."""
+    r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
+    b = derive.cell_estimate(m.fn, rd.ok_rows, base, v)
+    if r is not None and r.bounded and b is not None and b.low > 0:
+        return units.ratio(r)
+    d = derive.difference(m.fn, rd.ok_rows, kernel, base, v)
+    if d is None:
+        return None if r is None else units.ratio(r)
+    return f"{units.interval(d, m.unit)} apart ({base} not distinguishable from zero)"
+
+
 def ratios(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
     """Every measure's ratio at every vCPU count, overcommitted ones marked."""
     body = []
     for kernel, base in pairs:
         for m in summary.MEASURES:
             for v in derive.vcpus_of(rd.ok_rows, m.test, kernel):
-                r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
-                if r is not None:
+                text = ratio_text(m, rd, kernel, base, v)
+                if text is not None:
                     over = rd.overcommitted(kernel, v) or rd.overcommitted(base, v)
-                    body.append([f"{kernel} / {base}", m.title, str(v), units.ratio(r),
+                    body.append([f"{kernel} / {base}", m.title, str(v), text,
                                  "overcommitted: not a headline" if over else NONE])
     return section("Ratios", "kernel/base of the medians over boots, 95% bootstrap interval "
-                   "(each kernel's boots resampled independently), at every vCPU count.",
+                   "(each kernel's boots resampled independently), at every vCPU count; where "
+                   "the base's figure is not distinguishable from zero, the difference instead.",
                    table(["pair", "measure", "vCPUs", "ratio [95% CI]", "cell"], body))
 
 

@@ -71,6 +71,18 @@ class GoodReport(unittest.TestCase):
             self.assertGreater(np.mean(pixels[..., :3].min(axis=-1) < 0.9), 0.01, name)
             self.assertIn("<svg", svg.read_text()[:2000], name)
 
+    def test_plots_reproducible(self) -> None:
+        """A second run on the same data writes the same bytes (a committed
+        report regenerated with make report changes only where data do)."""
+        again = copy_fixture("good")
+        try:
+            self.assertEqual(run_report(again).returncode, 0)
+            for png in sorted((self.dir / "plots").iterdir()):
+                self.assertEqual(png.read_bytes(), (again / "plots" / png.name).read_bytes(),
+                                 png.name)
+        finally:
+            rmtree(again)
+
     def test_summary_first(self) -> None:
         sections = re.findall(r"^## (.+)$", self.md, re.M)
         self.assertEqual(sections[0], "Summary")
