@@ -178,9 +178,8 @@ need_tool qemu-system-x86_64 make git
 
 # ---- build what is missing (a fresh machine: make deps && make bench) ----
 # Each kernel without a bzImage through workloads/build-kernels.sh; a kernel
-# that fails to build fails its cells only.  A built kernel is used as it is
-# (make kernels brings it up to date): its build key hashes the path of the
-# checkout, so another checkout sharing the cache would rebuild it.
+# that fails to build fails its cells only.  A built kernel is used as it is:
+# make kernels brings it up to date when the series or its config changed.
 build_kernels() {
 	local k
 	for k in $kernels; do
