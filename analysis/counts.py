@@ -216,9 +216,8 @@ def has_kernel_gps(rows: list[RowLike]) -> bool:
     return any(r.test == "count_gp" and r.metric == "kernel_gps_per_sync" for r in rows)
 
 
-def count_rows(rows: list[RowLike]) -> list[list[str]]:
-    cost = costs(rows)
-    kernel_gps = has_kernel_gps(rows)
+def count_rows(rows: list[RowLike], cost: dict[str, Range], kernel_gps: bool) -> list[list[str]]:
+    """The count table's body; kernel_gps: with the kernel-GPs column."""
     body = []
     for kernel, vcpus in kernels_vcpus(rows, ("count_read", "count_gp")):
         read = counts(rows, "count_read", kernel, vcpus, READ_PARAMS)
@@ -238,11 +237,12 @@ def count_section(rows: Iterable[RowLike]) -> str:
     """The report's first table: counts per read pair and per grace period per CPU."""
     rows = ok_rows(rows)
     lines = ["## Executed instructions (exact counts, TCG plugin) and modelled cost", ""]
-    body = count_rows(rows)
+    cost = costs(rows)
+    kernel_gps = has_kernel_gps(rows)
+    body = count_rows(rows, cost, kernel_gps)
     if not body:
         return "\n".join(lines + ["No count_read / count_gp rows in this directory (plugin "
                                   "boots: workloads/boot.sh --plugin).", ""])
-    kernel_gps = has_kernel_gps(rows)
     lines += ["Per rcu_read_lock()/rcu_read_unlock() pair (nest 1, interrupts on, the empty "
               "loop subtracted) and per grace period per CPU (the RCU core's instructions on "
               "all CPUs over a synchronize_rcu(), divided by the CPUs"
@@ -255,7 +255,7 @@ def count_section(rows: Iterable[RowLike]) -> str:
     lines += table(["kernel", "vCPUs", "insns/pair", "fences", "locked", "irqflag", "per-CPU",
                     "read pair, ns", "GP load"] + (["kernel GPs"] if kernel_gps else [])
                    + ["GP insns/CPU", "GP fences/CPU", "GP locked/CPU", "GP, ns/CPU"], body)
-    return "\n".join(lines + ["", cost_note(costs(rows)), ""])
+    return "\n".join(lines + ["", cost_note(cost), ""])
 
 
 # --- the amortised-barrier balance --------------------------------------------

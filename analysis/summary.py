@@ -92,11 +92,17 @@ def verdict(e: Estimate, m: Measure, kernel: str, neutral: float) -> str:
     return f"{m.more if e.value > neutral else m.less} on {kernel}"
 
 
+def ratio_meaningful(r: Estimate | None, b: Estimate | None) -> bool:
+    """A ratio kernel/base means something only when base's whole interval
+    is above zero (and so the resampled ratios are bounded)."""
+    return r is not None and r.bounded and b is not None and b.low > 0
+
+
 def comparison(m: Measure, r: Estimate | None, d: Estimate | None, b: Estimate,
                kernel: str, base: str) -> str | None:
     """'2.29× (95% CI ..., ), verdict' or, when base's figure reaches zero
     (a ratio would be meaningless), the difference with its interval."""
-    if r is not None and r.bounded and b.low > 0:
+    if ratio_meaningful(r, b):
         return (f"{units.sig(r.value)}× (95% CI {units.sig(r.low)}–{units.sig(r.high)}×), "
                 f"{verdict(r, m, kernel, 1.0)}")
     if d is None:

@@ -46,7 +46,7 @@ def ratio_text(m: "summary.Measure", rd: ResultDir, kernel: str, base: str, v: i
     ratio would be meaningless), the difference kernel - base with its."""
     r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
     b = derive.cell_estimate(m.fn, rd.ok_rows, base, v)
-    if r is not None and r.bounded and b is not None and b.low > 0:
+    if summary.ratio_meaningful(r, b):
         return units.ratio(r)
     d = derive.difference(m.fn, rd.ok_rows, kernel, base, v)
     if d is None:
