@@ -33,16 +33,47 @@ conf_get() {
 		}' "$RB_TOP/suite.conf"
 }
 
-# check_kernel NAME: die unless NAME is in the kernel list.
+# check_kernel NAME: die unless NAME is in the kernel list or is one of
+# the debug variants (DEBUG_KERNELS).
 check_kernel() {
 	local k
-	for k in $(conf_get KERNELS); do
+	for k in $(conf_get KERNELS) $(conf_get DEBUG_KERNELS); do
 		[ "$k" = "$1" ] && return 0
 	done
 	for k in $(conf_get KERNELS_PENDING); do
 		[ "$k" = "$1" ] && die "kernel '$1' is not available yet: its patches have not landed"
 	done
-	die "unknown kernel '$1' (known: $(conf_get KERNELS))"
+	die "unknown kernel '$1' (known: $(conf_get KERNELS) $(conf_get DEBUG_KERNELS))"
+}
+
+# is_debug_kernel NAME: true when NAME is a debug variant (DEBUG_KERNELS).
+is_debug_kernel() {
+	case " $(conf_get DEBUG_KERNELS) " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# kernel_base NAME: the kernel a debug variant NAME-debug is built from
+# (NAME); a kernel of KERNELS is its own base.  Per-kernel facts of
+# suite.conf (BANNER_*, TORTURE_ARGS_*) are looked up by the base name.
+kernel_base() {
+	if is_debug_kernel "$1"; then
+		echo "${1%-debug}"
+	else
+		echo "$1"
+	fi
+}
+
+# kernel_fragments NAME: the config fragments of kernel NAME, in merge
+# order, one path a line: configs/base.config, configs/<base>.config
+# and, for a debug variant, configs/debug.config.
+kernel_fragments() {
+	echo "$RB_TOP/configs/base.config"
+	echo "$RB_TOP/configs/$(kernel_base "$1").config"
+	if is_debug_kernel "$1"; then
+		echo "$RB_TOP/configs/debug.config"
+	fi
 }
 
 # check_vcpus N: die unless N is an integer in 1..VCPUS_MAX.

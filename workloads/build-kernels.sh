@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the suite's kernels from one patched 6.1 tree.
 #
-#   workloads/build-kernels.sh [KERNEL...]     (default: every kernel in suite.conf)
+#   workloads/build-kernels.sh [KERNEL...]     (default: suite.conf KERNELS;
+#                                               DEBUG_KERNELS only when named)
 #
 # The Debian linux-source tarball is unpacked once into $RB_CACHE/pristine.
 # patches/series is applied to a fresh copy, which is then synced with
@@ -78,18 +79,21 @@ prepare_source() {
 kernel_key() {
 	{
 		series_key
-		cat "$RB_TOP/configs/base.config" "$RB_TOP/configs/$1.config"
+		kernel_fragments "$1" | xargs cat
 		sha256sum <"$RB_TOP/workloads/build-kernels.sh"
 	} | sha256sum | cut -c1-16
 }
 
-# configure_kernel SRC OBJ NAME: tinyconfig + base + NAME fragment, checked.
+# configure_kernel SRC OBJ NAME: tinyconfig + NAME's fragments (base, its
+# own, debug.config for a debug variant), checked.
 configure_kernel() {
 	local src=$1 obj=$2 name=$3
+	local frags
+	mapfile -t frags < <(kernel_fragments "$name")
 	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" tinyconfig >/dev/null
 	(cd "$src" && KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh -m -O "$obj" \
-		"$obj/.config" "$RB_TOP/configs/base.config" "$RB_TOP/configs/$name.config") >"$obj/merge.log" 2>&1 ||
+		"$obj/.config" "${frags[@]}") >"$obj/merge.log" 2>&1 ||
 		{ cat "$obj/merge.log" >&2; die "merge_config failed for $name"; }
 	make -s -C "$src" O="$obj" olddefconfig >/dev/null
 	"$RB_TOP/workloads/check-config.sh" "$name" "$obj/.config"

@@ -1,7 +1,9 @@
 #!/bin/bash
-# check-config.sh KERNEL DOTCONFIG: every symbol that configs/base.config and
-# configs/KERNEL.config ask for must hold in DOTCONFIG.  Kconfig silently
-# drops symbols whose dependencies fail; this makes that loud.
+# check-config.sh KERNEL DOTCONFIG: every symbol that KERNEL's config
+# fragments (configs/base.config, configs/KERNEL.config, and
+# configs/debug.config for a debug variant) ask for must hold in DOTCONFIG.
+# Kconfig silently drops symbols whose dependencies fail; this makes that
+# loud.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -30,5 +32,5 @@ while read -r line; do
 		echo "rcu-bench: config $name: $sym=$got, fragment wants $want" >&2
 		bad=1
 	fi
-done < <(cat "$RB_TOP/configs/base.config" "$RB_TOP/configs/$name.config")
+done < <(kernel_fragments "$name" | xargs cat)
 [ $bad -eq 0 ] || die "kernel $name: Kconfig dropped symbols the fragments ask for"

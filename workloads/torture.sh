@@ -2,19 +2,26 @@
 # torture.sh: run rcutorture on one kernel in a guest and summarise it.
 #
 #   workloads/torture.sh --kernel NAME --vcpus N --duration S --out DIR
-#                        [--onoff MS] [--args "rcutorture params"] [boot.sh options]
+#                        [--type TORTURE_TYPE] [--onoff MS] [--args "rcutorture params"]
+#                        [boot.sh options]
 #   workloads/torture.sh --summarize --kernel NAME --vcpus N --duration S --out DIR
 #                        (summarise DIR of an earlier run again; boots nothing)
 #
+# --type is rcutorture's torture_type (default rcu: srcu, tasks, busted, ...).
 # Prints one summary line and writes it to DIR/summary.txt:
-#   kernel=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<boot failure> gp_versions=.. stalls=..
+#   kernel=.. type=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<..>(<boot failure>) gp_versions=.. stalls=..
+# and exits 0 only for SUCCESS with a clean console.  A run whose console
+# shows trouble (a splat, a stall warning, rcutorture's failure lines) has
+# result=<verdict>(kernel-trouble); one that timed out or hung,
+# <verdict>(timeout) or <verdict>(hang).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernel= vcpus=2 duration=60 out= onoff=0 args= boot_opts=() summarize=0
+kernel= vcpus=2 duration=60 out= onoff=0 args= boot_opts=() summarize=0 type=rcu
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
+	--type) type=$2; shift ;;
 	--vcpus) vcpus=$2; shift ;;
 	--duration) duration=$2; shift ;;
 	--out) out=$2; shift ;;
@@ -27,11 +34,13 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] && [ -n "$out" ] || die "usage: $0 --kernel NAME --vcpus N --duration S --out DIR [--onoff MS] [--args ...]"
 case "$duration$onoff" in *[!0-9]*) die "--duration and --onoff take whole numbers" ;; esac
+case "$type" in '' | *[!a-z0-9-]*) die "--type takes an rcutorture torture_type, got '$type'" ;; esac
 [ "$duration" -gt 0 ] || die "--duration must be > 0"
 
 mkdir -p "$out"
 if [ $summarize = 0 ]; then
 	{
+		echo "TORTURE_TYPE=$type"
 		echo "TORTURE_DURATION=$duration"
 		echo "TORTURE_ONOFF_INTERVAL=$onoff"
 		echo "TORTURE_ARGS='$args'"
@@ -43,6 +52,8 @@ status=ok
 if [ $summarize = 1 ]; then
 	status=$(cat "$out/status" 2>/dev/null) || die "$out: no status of an earlier run"
 	onoff=$(sed -n 's/^TORTURE_ONOFF_INTERVAL=//p' "$out/job.sh" 2>/dev/null || echo "$onoff")
+	type=$(sed -n 's/^TORTURE_TYPE=//p' "$out/job.sh" 2>/dev/null || true)
+	type=${type:-rcu}
 else
 	"$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --job "$out/job.sh" \
 		--out "$out" --timeout $((duration + 240)) --hang-timeout 90 "${boot_opts[@]}" ||
@@ -77,7 +88,7 @@ hotplug=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+')
 # "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
 barrier=$(last_stat barrier '[0-9]+/[0-9]+:[0-9]+')
 per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
-echo "kernel=$kernel vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
+echo "kernel=$kernel type=$type vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
 	"gp_completed=${gp_completed:-na} gp_per_s=$(per_s "$gp_completed")" \
 	"hotplug=${hotplug:-na} barrier=${barrier:-na} stalls=${stalls:-na}" | tee "$out/summary.txt"
