@@ -1,42 +1,74 @@
 #!/bin/bash
-# torture-all.sh: rcutorture on every kernel (make torture), with CPU
-# hotplug, one guest per kernel, and a summary table at the end.
-#   KERNELS, DURATION (s), VCPUS override suite.conf's TORTURE_* defaults.
+# torture-all.sh: the rcutorture matrix (make torture).  Every kernel of
+# suite.conf TORTURE_KERNELS runs every torture type of TORTURE_TYPES, one
+# guest per (kernel, type) cell, with CPU hotplug; then each kernel runs
+# the negative control TORTURE_NEGATIVE (busted), which must end in
+# FAILURE.  Kernels that are not built yet (the debug variants among them)
+# are built first.  Ends with a results table, one row per cell, and a
+# kernel x type matrix, both also in <out>/summary.txt.
+#
+#   KERNELS, TYPES, DURATION (seconds of the rcu type), SHORT_DURATION
+#   (seconds of the other types), VCPUS override suite.conf's TORTURE_*
+#   defaults; NEGATIVE=0 skips the negative control.
+#
+# Exits 0 when every cell passed and every negative control failed.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${KERNELS:-$(conf_get KERNELS)}
+kernels=${KERNELS:-$(conf_get TORTURE_KERNELS)}
+types=${TYPES:-$(conf_get TORTURE_TYPES)}
 duration=${DURATION:-$(conf_get TORTURE_DURATION)}
+short=${SHORT_DURATION:-$(conf_get TORTURE_DURATION_SHORT)}
 vcpus=${VCPUS:-$(conf_get TORTURE_VCPUS)}
 onoff=$(conf_get TORTURE_ONOFF_MS)
+negative=$(conf_get TORTURE_NEGATIVE)
+neg_duration=$(conf_get TORTURE_NEGATIVE_DURATION)
+[ "${NEGATIVE:-1}" != 0 ] || negative=
 for k in $kernels; do check_kernel "$k"; done
 check_vcpus "$vcpus"
-case "$duration" in '' | *[!0-9]*) die "DURATION must be whole seconds, got '$duration'" ;; esac
+for d in "$duration" "$short"; do
+	case "$d" in '' | *[!0-9]* | 0) die "DURATION and SHORT_DURATION must be whole seconds > 0, got '$d'" ;; esac
+done
+for t in $types; do
+	case "$t" in *[!a-z0-9-]*) die "TYPES: not a torture type: '$t'" ;; esac
+done
+
+# cell_duration TYPE: seconds of a run of TYPE.
+cell_duration() {
+	if [ "$1" = rcu ]; then echo "$duration"; else echo "$short"; fi
+}
+# cell_args KERNEL TYPE: rcutorture parameters of the cell.
+cell_args() {
+	[ "$2" != "$negative" ] || return 0
+	local args
+	args=$(conf_get TORTURE_ARGS)
+	[ "$2" != rcu ] || args="$args $(conf_get "TORTURE_ARGS_$(kernel_base "$1")")"
+	echo "$args"
+}
+
+"$RB_TOP/workloads/build-kernels.sh" $kernels
 
 out=$RB_TOP/reports/torture-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-note "torture: kernels $kernels, ${duration}s each, $vcpus vCPUs, hotplug every ${onoff}ms -> $out"
+total=0
+for k in $kernels; do
+	for t in $types; do total=$((total + $(cell_duration "$t"))); done
+	[ -z "$negative" ] || total=$((total + neg_duration))
+done
+note "torture: kernels $kernels; types $types (rcu ${duration}s, others ${short}s)${negative:+; negative control $negative ${neg_duration}s}; $vcpus vCPUs, hotplug every ${onoff}ms -> $out"
+note "torture: about $((total / 60)) min of guest time, ends after $(date -d "+$total sec" +%T)"
 failed=0
 for k in $kernels; do
-	note "torture: $k started $(date +%T), ends about $(date -d "+$duration sec" +%T)"
-	workloads/torture.sh --kernel "$k" --vcpus "$vcpus" --duration "$duration" \
-		--onoff "$onoff" --args "$(conf_get TORTURE_ARGS) $(conf_get "TORTURE_ARGS_$k")" --out "$out/$k" --quiet || failed=1
-done
-# field NAME: NAME=value from kernel $k's summary line.
-field() { tr ' ' '\n' <"$out/$k/summary.txt" | sed -n "s/^$1=//p"; }
-{
-	cols="%-14s %-6s %-8s %-18s %-12s %-8s %-12s %-8s %-14s %-12s %s\n"
-	# shellcheck disable=SC2059 # one format for the header and the rows
-	printf "$cols" kernel vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug barrier stalls
-	for k in $kernels; do
-		if [ ! -f "$out/$k/summary.txt" ]; then
-			printf '%-14s %s\n' "$k" "no result (guest did not run)"
-			continue
-		fi
-		# shellcheck disable=SC2059
-		printf "$cols" "$k" "$(field vcpus)" "$(field duration)" "$(field result)" \
-			"$(field gp_versions)" "$(field versions_per_s)" "$(field gp_completed)" \
-			"$(field gp_per_s)" "$(field hotplug)" "$(field barrier)" "$(field stalls)"
+	for t in $types $negative; do
+		d=$(cell_duration "$t")
+		o=$onoff
+		if [ "$t" = "$negative" ]; then d=$neg_duration o=0; fi
+		note "torture: $k $t started $(date +%T), ends about $(date -d "+$d sec" +%T)"
+		# A cell's verdict is read back from its summary.txt by the table.
+		"$RB_TOP/workloads/torture.sh" --kernel "$k" --type "$t" --vcpus "$vcpus" --duration "$d" \
+			--onoff "$o" --args "$(cell_args "$k" "$t")" --out "$out/$k/$t" --quiet >/dev/null || true
 	done
-} | tee "$out/summary.txt"
+done
+"$RB_TOP/workloads/torture-table.sh" --out "$out" --kernels "$kernels" --types "$types" \
+	--negative "$negative" | tee "$out/summary.txt" || failed=1
 exit $failed

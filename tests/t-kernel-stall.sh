@@ -1,0 +1,63 @@
+#!/bin/bash
+# RCU CPU stall warnings on the seed kernels (suite.conf SEED_KERNELS), at
+# the default timeout: rcutorture's stall_cpu= spins with preemption
+# disabled inside a reader on one CPU for longer than
+# rcupdate.rcu_cpu_stall_timeout (21 s), and the kernel must print its
+# stall warning (Classic RCU: the CPUs not yet through a quiescent state
+# in the batch; preemptible RCU: the stuck grace-period stage with its
+# per-CPU flags and counters) between 21 and 30 s into the stall, once,
+# then recover: rcutorture still ends with SUCCESS.  The stall lines are
+# allowed on the console; any other trouble still fails the run.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+stall=${RB_STALL_SECS:-27}
+timeout=21
+allow='rcu_torture_stall|detected stalls on CPUs|self-detected stall on CPU'
+
+# secs LINE: the printk time stamp of a console line, in seconds.
+secs() { sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' <<<"$1"; }
+
+ran=0
+for k in $(conf_get SEED_KERNELS); do
+	if ! kernel_built "$k"; then
+		echo "kernel $k not built"
+		continue
+	fi
+	out=$tmp/$k
+	"$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration $((stall + 6)) \
+		--args "stall_cpu=$stall stall_cpu_holdoff=2 fwd_progress=0" \
+		--allow "$allow" --out "$out" --quiet >/dev/null ||
+		fail "$k: the stall run failed: $(cat "$out/summary.txt" 2>/dev/null || cat "$out/status")"
+	con=$(tr -d '\r' <"$out/console.log")
+	start=$(grep -m1 'rcu_torture_stall start on CPU' <<<"$con") || fail "$k: the stall never started"
+	case $k in
+	preempt*) impl=rcu_preempt ;;
+	*) impl=rcu_classic ;;
+	esac
+	warn=$(grep -m1 -E "INFO: $impl (self-detected stall on CPU|detected stalls on CPUs)" <<<"$con") ||
+		fail "$k: no $impl stall warning during a ${stall}s stall"
+	n=$(grep -cE "INFO: $impl (self-detected stall|detected stalls)" <<<"$con")
+	[ "$n" -eq 1 ] || fail "$k: $n stall warnings for one ${stall}s stall, expected 1"
+	after=$(awk -v a="$(secs "$start")" -v b="$(secs "$warn")" 'BEGIN { printf "%.1f", b - a }')
+	awk -v d="$after" -v t=$timeout 'BEGIN { exit !(d >= t - 0.5 && d <= t + 9) }' ||
+		fail "$k: the stall warning came ${after}s into the stall, expected ${timeout}-$((timeout + 9))s"
+	# What the warning says, per implementation.
+	case $impl in
+	rcu_classic)
+		grep -qE '^\[[ 0-9.]*\] rcu: 	[0-9]+: quiescbatch -?[0-9]+ qs_pending 1 passed_quiesc 0' <<<"$con" ||
+			fail "$k: the warning does not show the stalled CPU's quiescent-state flags"
+		;;
+	rcu_preempt)
+		grep -q 'rcu: 	stage of flip [0-9]* stuck in ' <<<"$con" ||
+			fail "$k: the warning does not name the stuck stage"
+		grep -q 'rcupreempt: cpu 1 flipctr' <<<"$con" ||
+			fail "$k: the warning does not dump the per-CPU counters and flags"
+		;;
+	esac
+	echo "ok: $k: $(sed 's/^\[[^]]*\] //' <<<"$warn") ${after}s into the stall; $(cat "$out/summary.txt")"
+	ran=$((ran + 1))
+done
+[ $ran -gt 0 ] || exit 77
