@@ -1,13 +1,19 @@
 #!/bin/bash
 # Config assertions on each built .config: the fragments' symbols hold, the
-# RCU implementation and preemption model match the kernel's name.
+# RCU implementation and preemption model match the kernel's name.  The
+# debug variants (DEBUG_KERNELS) are checked too when they are built, as
+# their base kernel plus lockdep and PROVE_RCU.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
 
 sym() { grep -E "^$1=" "$2" | cut -d= -f2 || echo n; }
 
-for k in $(conf_get KERNELS); do
+debug_built=
+for k in $(conf_get DEBUG_KERNELS); do
+	[ ! -f "$(kernel_obj "$k")/.config" ] || debug_built="$debug_built $k"
+done
+for k in $(conf_get KERNELS) $debug_built; do
 	cfg=$(kernel_obj "$k")/.config
 	[ -f "$cfg" ] || fail "$k: no .config (build failed?)"
 	"$RB_TOP/workloads/check-config.sh" "$k" "$cfg"
@@ -18,7 +24,14 @@ for k in $(conf_get KERNELS); do
 	*) want_preempt=n ;;
 	esac
 	[ "$(sym CONFIG_PREEMPT "$cfg")" = $want_preempt ] || fail "$k: CONFIG_PREEMPT != $want_preempt"
-	case $k in
+	if is_debug_kernel "$k"; then
+		for s in PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_OBJECTS_RCU_HEAD; do
+			[ "$(sym CONFIG_$s "$cfg")" = y ] || fail "$k: CONFIG_$s is not set"
+		done
+	else
+		[ "$(sym CONFIG_PROVE_LOCKING "$cfg")" = n ] || fail "$k: a bench kernel with lockdep"
+	fi
+	case $(kernel_base "$k") in
 	classic | classic-preempt) impl=CLASSIC_RCU ;;
 	preempt) impl=PREEMPT_RCU ;;
 	tree | tree-preempt) impl=TREE_RCU ;;
