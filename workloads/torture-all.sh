@@ -46,6 +46,7 @@ cell_args() {
 	echo "$args"
 }
 
+# shellcheck disable=SC2086 # one argument per kernel
 "$RB_TOP/workloads/build-kernels.sh" $kernels
 
 out=$RB_TOP/reports/torture-$(date +%Y%m%d-%H%M%S)
