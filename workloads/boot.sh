@@ -94,6 +94,10 @@ done
 [ -n "$kernel" ] && [ -n "$vcpus" ] && [ -n "$job" ] && [ -n "$out" ] ||
 	{ usage >&2; die "--kernel, --vcpus, --job and --out are required"; }
 check_kernel "$kernel"
+# A debug variant boots with suite.conf DEBUG_BOOT_ARGS too (see there).
+if is_debug_kernel "$kernel"; then
+	append="$(conf_get DEBUG_BOOT_ARGS) $append"
+fi
 check_vcpus "$vcpus"
 [ -r "$job" ] || die "no such job script: $job"
 for n in "$timeout_s" "$hang_s" "$mem"; do
