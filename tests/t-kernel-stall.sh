@@ -29,7 +29,7 @@ for k in $(conf_get SEED_KERNELS); do
 	out=$tmp/$k
 	"$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration $((stall + 6)) \
 		--args "stall_cpu=$stall stall_cpu_holdoff=2 stall_no_softlockup=1 fwd_progress=0" \
-		--allow "$allow" --out "$out" --quiet >/dev/null ||
+		--append printk.time=1 --allow "$allow" --out "$out" --quiet >/dev/null ||
 		fail "$k: the stall run failed: $(cat "$out/summary.txt" 2>/dev/null || cat "$out/status")"
 	con=$(tr -d '\r' <"$out/console.log")
 	start=$(grep -m1 'rcu_torture_stall start on CPU' <<<"$con") || fail "$k: the stall never started"
