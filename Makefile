@@ -34,7 +34,7 @@ boot:
 	@workloads/boot.sh --kernel "$(KERNEL)" --vcpus "$(BOOT_VCPUS)" --job "$(JOB)" --out "$(BOOT_OUT)" --quiet && \
 		{ echo "--- results in $(BOOT_OUT)/results:"; cat "$(BOOT_OUT)/results/job.log"; }
 
-# make torture [KERNELS=...] [DURATION=seconds] [VCPUS=n]
+# make torture [KERNELS=...] [DURATION=seconds] [VCPUS=n] [PARALLEL=n]
 .PHONY: torture
 torture:
 	@workloads/torture-all.sh

@@ -9,7 +9,11 @@
 #
 #   KERNELS, TYPES, DURATION (seconds of the rcu type), SHORT_DURATION
 #   (seconds of the other types), VCPUS override suite.conf's TORTURE_*
-#   defaults; NEGATIVE=0 skips the negative control.
+#   defaults; NEGATIVE=0 skips the negative control.  PARALLEL=N runs the
+#   rows of up to N kernels at once (each row's cells one after another):
+#   rcutorture is bounded by time, not by work, so a host with fewer CPUs
+#   than the guests' vCPUs gives each run fewer grace periods, which each
+#   cell's summary reports, but the matrix takes 1/N of the time.
 #
 # Exits 0 when every cell passed and every negative control failed.
 set -euo pipefail
@@ -23,7 +27,9 @@ vcpus=${VCPUS:-$(conf_get TORTURE_VCPUS)}
 onoff=$(conf_get TORTURE_ONOFF_MS)
 negative=$(conf_get TORTURE_NEGATIVE)
 neg_duration=$(conf_get TORTURE_NEGATIVE_DURATION)
+parallel=${PARALLEL:-1}
 [ "${NEGATIVE:-1}" != 0 ] || negative=
+case "$parallel" in '' | *[!0-9]* | 0) die "PARALLEL must be a whole number > 0, got '$parallel'" ;; esac
 for k in $kernels; do check_kernel "$k"; done
 check_vcpus "$vcpus"
 for d in "$duration" "$short"; do
@@ -51,25 +57,36 @@ cell_args() {
 
 out=$RB_TOP/reports/torture-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-total=0
-for k in $kernels; do
-	for t in $types; do total=$((total + $(cell_duration "$t"))); done
-	[ -z "$negative" ] || total=$((total + neg_duration))
-done
-note "torture: kernels $kernels; types $types (rcu ${duration}s, others ${short}s)${negative:+; negative control $negative ${neg_duration}s}; $vcpus vCPUs, hotplug every ${onoff}ms -> $out"
-note "torture: about $((total / 60)) min of guest time, ends after $(date -d "+$total sec" +%T)"
-failed=0
-for k in $kernels; do
+row=0
+for t in $types; do row=$((row + $(cell_duration "$t"))); done
+[ -z "$negative" ] || row=$((row + neg_duration))
+nkernels=$(wc -w <<<"$kernels")
+[ "$parallel" -le "$nkernels" ] || parallel=$nkernels
+rounds=$(((nkernels + parallel - 1) / parallel))
+total=$((rounds * row))
+note "torture: kernels $kernels; types $types (rcu ${duration}s, others ${short}s)${negative:+; negative control $negative ${neg_duration}s}; $vcpus vCPUs, hotplug every ${onoff}ms; $parallel at once -> $out"
+note "torture: about $((total / 60)) min, ends after $(date -d "+$total sec" +%T)"
+
+# run_row KERNEL: every cell of KERNEL, one after another.  A cell's
+# verdict is read back from its summary.txt by the table.
+run_row() {
+	local k=$1 t d o
 	for t in $types $negative; do
 		d=$(cell_duration "$t")
 		o=$onoff
 		if [ "$t" = "$negative" ]; then d=$neg_duration o=0; fi
 		note "torture: $k $t started $(date +%T), ends about $(date -d "+$d sec" +%T)"
-		# A cell's verdict is read back from its summary.txt by the table.
 		"$RB_TOP/workloads/torture.sh" --kernel "$k" --type "$t" --vcpus "$vcpus" --duration "$d" \
 			--onoff "$o" --args "$(cell_args "$k" "$t")" --out "$out/$k/$t" --quiet >/dev/null || true
 	done
+}
+
+failed=0
+for k in $kernels; do
+	while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+	run_row "$k" &
 done
+wait
 "$RB_TOP/workloads/torture-table.sh" --out "$out" --kernels "$kernels" --types "$types" \
 	--negative "$negative" | tee "$out/summary.txt" || failed=1
 exit $failed
