@@ -1134,7 +1134,7 @@ static int rb_test_count_gp(void)
 {
 	int self = get_cpu(), nload = 0, i;
 	struct task_struct **tasks;
-	unsigned long gp_seq;
+	unsigned long gp_seq, kgps;
 	char params[128];
 
 	put_cpu();
@@ -1154,8 +1154,15 @@ static int rb_test_count_gp(void)
 	for (i = 0; i < samples; i++)
 		synchronize_rcu();
 	RB_WINDOW_CLOSE(RB_ID_COUNT_GP);
+	/*
+	 * The counter is rcu_seq_ctr() wide, not unsigned long wide: Tree RCU
+	 * starts it 300 grace periods short of wrapping, so a window across
+	 * the wrap needs the difference taken modulo that width.
+	 */
+	kgps = (rcu_seq_ctr(rcu_get_gp_seq()) - rcu_seq_ctr(gp_seq)) &
+	       (ULONG_MAX >> RCU_SEQ_CTR_SHIFT);
 	snprintf(params, sizeof(params), "load=%s;gps=%d;cpus=%d;kgps=%lu", load, samples,
-		 num_online_cpus(), rcu_seq_ctr(rcu_get_gp_seq()) - rcu_seq_ctr(gp_seq));
+		 num_online_cpus(), kgps);
 	rb_label(RB_ID_COUNT_GP, params, "window", samples);
 	pr_info("count_gp %s: window done\n", params);
 	rb_stop_kthreads(tasks, nload);
