@@ -5,15 +5,20 @@
 # rcupdate.rcu_cpu_stall_timeout (21 s), and the kernel must print its
 # stall warning (Classic RCU: the CPUs not yet through a quiescent state
 # in the batch; preemptible RCU: the stuck grace-period stage with its
-# per-CPU flags and counters) between 21 and 30 s into the stall, once,
-# then recover: rcutorture still ends with SUCCESS.  The stall lines are
-# allowed on the console; any other trouble still fails the run.
+# per-CPU flags and counters) once, 21 to 36 s into the stall, then
+# recover: rcutorture still ends with SUCCESS.  The window is wide because
+# the timeout counts from the start of the grace period (Classic: the
+# batch) that the stalled CPU holds up, which begins only when another
+# CPU next queues a callback: 3.0 s after the stall began in one run, and
+# late enough in another that a 27 s stall ended before its warning was
+# due.  The stall lines are allowed on the console; any other trouble
+# still fails the run.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-stall=${RB_STALL_SECS:-27}
+stall=${RB_STALL_SECS:-40}
 timeout=21
 allow='rcu_torture_stall|detected stalls on CPUs|self-detected stall on CPU'
 
@@ -33,6 +38,7 @@ for k in $(conf_get SEED_KERNELS); do
 		fail "$k: the stall run failed: $(cat "$out/summary.txt" 2>/dev/null || cat "$out/status")"
 	con=$(tr -d '\r' <"$out/console.log")
 	start=$(grep -m1 'rcu_torture_stall start on CPU' <<<"$con") || fail "$k: the stall never started"
+	cpu=$(sed -n 's/.*rcu_torture_stall start on CPU \([0-9]*\)\..*/\1/p' <<<"$start")
 	case $k in
 	preempt*) impl=rcu_preempt ;;
 	*) impl=rcu_classic ;;
@@ -42,13 +48,15 @@ for k in $(conf_get SEED_KERNELS); do
 	n=$(grep -cE "INFO: $impl (self-detected stall|detected stalls)" <<<"$con")
 	[ "$n" -eq 1 ] || fail "$k: $n stall warnings for one ${stall}s stall, expected 1"
 	after=$(awk -v a="$(secs "$start")" -v b="$(secs "$warn")" 'BEGIN { printf "%.1f", b - a }')
-	awk -v d="$after" -v t=$timeout 'BEGIN { exit !(d >= t - 0.5 && d <= t + 9) }' ||
-		fail "$k: the stall warning came ${after}s into the stall, expected ${timeout}-$((timeout + 9))s"
+	awk -v d="$after" -v t=$timeout 'BEGIN { exit !(d >= t - 0.5 && d <= t + 15) }' ||
+		fail "$k: the stall warning came ${after}s into the stall, expected ${timeout}-$((timeout + 15))s"
 	# What the warning says, per implementation.
 	case $impl in
 	rcu_classic)
-		grep -qE '^\[[ 0-9.]*\] rcu: 	[0-9]+: quiescbatch -?[0-9]+ qs_pending 1 passed_quiesc 0' <<<"$con" ||
-			fail "$k: the warning does not show the stalled CPU's quiescent-state flags"
+		# The stalled CPU, with its flags: either it has seen the batch
+		# (qs_pending 1, passed_quiesc 0) or not yet (quiescbatch behind).
+		grep -qE "^\[[ 0-9.]*\] rcu: 	$cpu: quiescbatch -?[0-9]+ qs_pending [01] passed_quiesc [01] " <<<"$con" ||
+			fail "$k: the warning does not show the stalled CPU $cpu's quiescent-state flags"
 		;;
 	rcu_preempt)
 		grep -q 'rcu: 	stage of flip [0-9]* stuck in ' <<<"$con" ||
