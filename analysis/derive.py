@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from results import Row
+from resultdir import Row
 from stats import Estimate, difference_ci, median_ci, paired, ratio_ci
 
 # The grace-period stages of the flip-counter preemptible RCU, in GP order.
@@ -148,7 +148,7 @@ def stage_kernels(rows: list[Row]) -> list[str]:
     return kernels_of(rows, "gp_stages")
 
 
-# ---- refscale agreement (also csv/agreement.csv, written by results.py finish) ----
+# ---- refscale agreement (also csv/agreement.csv, written by sweep.py finish and report.py) ----
 
 def with_loop_boots(rows: list[Row], kernel: str, vcpus: int, readers: int) -> PerBoot:
     """Our read cost per section including the loop (ns_per_pair + baseline_ns

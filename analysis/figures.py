@@ -6,7 +6,7 @@ interval as the error bar, and each boot's own figure as a dot beside it.
 
 from charts import Chart, Figure, Series
 import derive
-from results import Row
+from resultdir import Row
 from stats import Estimate
 
 NUDGE = 0.08  # sideways shift of each kernel's per-boot dots, in x units

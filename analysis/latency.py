@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 import charts  # noqa: E402
 import derive  # noqa: E402
 import units  # noqa: E402
-from results import ResultDir, Row  # noqa: E402
+from resultdir import ResultDir, Row  # noqa: E402
 from stats import Estimate  # noqa: E402
 from tables import mark, section, table  # noqa: E402
 

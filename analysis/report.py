@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""report.py RESULTDIR: plots, tables and gnuplot scripts of a sweep.
+"""report.py RESULTDIR: everything derived from a sweep's rows: plots,
+tables, gnuplot scripts and the refscale agreement.
 
 Writes RESULTDIR/plots/*.png + *.svg, RESULTDIR/gnuplot/*.gp + *.dat (run
-from that directory to replot) and RESULTDIR/report.md, whose top is the
-summary (summary.py): each suite.conf COMPARE_PAIRS kernel against its
-base; then prints the read-side cost vs vCPUs on gnuplot's dumb terminal.  Bad input is refused
+from that directory to replot), RESULTDIR/csv/agreement.csv (as sweep.py
+finish does) and RESULTDIR/report.md, whose top is the summary
+(summary.py): each suite.conf COMPARE_PAIRS kernel against its base; then
+prints the read-side cost vs vCPUs on gnuplot's dumb terminal.  Bad input is refused
 with one line "rcu-bench: error: FILE:LINE: ..." before anything is written.
 """
 
@@ -15,12 +17,14 @@ import sys
 from pathlib import Path
 
 import charts
+import costmodel
+import derive
 import figures
 import latency
 import suiteconf
 import summary
 import tables
-from results import ResultDir, ResultsError, atomic_write, load_result_dir
+from resultdir import ResultDir, ResultsError, atomic_write, load_result_dir, write_agreement
 
 DUMB_FIGURE = "read_nest1"
 
@@ -87,18 +91,13 @@ def plots_section(figs: list[charts.Figure]) -> list[str]:
     return lines + [f"![{f.name}](plots/{f.name}.png)" for f in figs] + [""]
 
 
-def optional_section(module: str, rd: ResultDir, kernels: list[str]) -> list[str]:
-    """module.report_section(rd, kernels) of analysis/counts.py or latency.py, if present."""
-    return summary.optional_lines(module, "report_section", rd, kernels) or []
-
-
 def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]]) -> str:
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
-    parts = [header(rd), summary.summary(rd, pairs), optional_section("counts", rd, kernels),
+    parts = [header(rd), summary.summary(rd, pairs), costmodel.report_section(rd, kernels),
              tables.failed_cells(rd), tables.ratios(rd, summary.present_pairs(rd, pairs)),
              tables.read_side(rd, kernels),
-             tables.gp_latency(rd, kernels), optional_section("latency", rd, kernels),
+             tables.gp_latency(rd, kernels), latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
              tables.urcu(rd), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)
@@ -139,6 +138,7 @@ def main(argv: list[str]) -> int:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")
         charts.render_gnuplot(fig, rd.path / "gnuplot")
+    write_agreement(rd.path, derive.agreement_per_boot(rd.ok_rows))
     atomic_write(rd.path / "report.md", report_markdown(rd, figs, pairs))
     note(f"report: {rd.path / 'report.md'} ({len(figs)} plots, {len(rd.failed_rows)} failed cells)")
     if not args.no_terminal_plot:

@@ -6,74 +6,24 @@ Only cells with fewer vCPUs than the host has CPUs feed a ratio; of those,
 the largest vCPU count both kernels measured is the headline (the tables
 below give every cell).
 
-Call points for the modules other issues add (each optional: absent, the
-summary says so; each returns Markdown lines, bullets "- **Title**: ..."):
-  counts.headline(rd, kernel, base)    read-side instruction counts and
-                                       modelled ns of kernel against base
-  counts.break_even(rd, kernel, base)  the count-based amortised-barrier balance
-  counts.report_section(rd, kernels)   its detailed section (report.py)
-  latency.headline(rd, kernel, base)   latency under long readers
-  latency.report_section(rd, kernels)  its detailed section (report.py)
-with rd a results.ResultDir; derive.per_boot, stats.median_ci/ratio_ci and
-units.cell/units.ratio give them the same statistics and formatting.
+Besides the measures of measures.py, each pair's section has the lines of
+  costmodel.headline(rd, kernel, base)    read-side instruction counts and
+                                          modelled ns of kernel against base
+  latency.headline(rd, kernel, base)      latency under long readers
+  costmodel.break_even(rd, kernel, base)  the count-based amortised-barrier balance
+(Markdown lines, bullets "- **Title**: ..."), imported as any module: a
+renamed function is an error, not a missing section.
 """
 
-import importlib
-from dataclasses import dataclass
-from types import ModuleType
-
+import costmodel
 import derive
+import latency
 import units
-from results import ResultDir
+from measures import MEASURES, Measure, ratio_meaningful
+from resultdir import ResultDir
 from stats import Estimate
 
 MIN_BOOTS_NARROW = 5  # fewer boots per cell than this: say the intervals are wide
-
-
-@dataclass(frozen=True)
-class Measure:
-    """A headline figure: the cell function and the words of its sentence."""
-
-    title: str
-    test: str
-    fn: derive.CellFn
-    unit: str
-    what: str           # subject of the sentence
-    more: str           # verdict when kernel/base is above 1
-    less: str           # ... below 1
-
-
-MEASURES = (
-    Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
-            "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
-            "more expensive", "cheaper"),
-    Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
-            "an idle synchronize_rcu() takes", "longer", "shorter"),
-    Measure("Grace-period latency in ticks", "gp",
-            lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
-            "an idle synchronize_rcu() takes", "longer", "shorter"),
-    Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
-            "a call_rcu() costs its caller", "more expensive", "cheaper"),
-    Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
-            "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower"),
-)
-
-
-def optional_module(name: str) -> ModuleType | None:
-    """analysis/NAME.py if this tree has it (counts.py, latency.py), else None."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name == name:
-            return None
-        raise
-
-
-def optional_lines(module: str, func: str, *args: object) -> list[str] | None:
-    """module.func(*args) (a list of Markdown lines) when the module defines it."""
-    mod = optional_module(module)
-    fn = getattr(mod, func, None) if mod else None
-    return fn(*args) if fn else None
 
 
 def usable_vcpus(rd: ResultDir, test: str, kernel: str, base: str) -> list[int]:
@@ -90,12 +40,6 @@ def verdict(e: Estimate, m: Measure, kernel: str, neutral: float) -> str:
         mark = f"{neutral:g}×" if neutral else "0"
         return f"a difference this sweep does not resolve (the interval includes {mark})"
     return f"{m.more if e.value > neutral else m.less} on {kernel}"
-
-
-def ratio_meaningful(r: Estimate | None, b: Estimate | None) -> bool:
-    """A ratio kernel/base means something only when base's whole interval
-    is above zero (and so the resampled ratios are bounded)."""
-    return r is not None and r.bounded and b is not None and b.low > 0
 
 
 def comparison(m: Measure, r: Estimate | None, d: Estimate | None, b: Estimate,
@@ -162,19 +106,12 @@ def barrier_line(rd: ResultDir, kernel: str) -> str | None:
 
 def pair_section(rd: ResultDir, kernel: str, base: str) -> list[str]:
     lines = [f"### {kernel} against {base}", ""]
-    counted = optional_lines("counts", "headline", rd, kernel, base)
-    lines += counted if counted is not None else [
-        "- **Read side, counted**: no instruction counts (analysis/counts.py is not in "
-        "this tree)."]
+    lines += costmodel.headline(rd, kernel, base)
     lines += [line for m in MEASURES if (line := measure_line(m, rd, kernel, base))]
-    lines += optional_lines("latency", "headline", rd, kernel, base) or []
+    lines += latency.headline(rd, kernel, base)
     barrier = barrier_line(rd, kernel)
     lines += [barrier] if barrier else []
-    balance = optional_lines("counts", "break_even", rd, kernel, base)
-    if barrier or balance:
-        lines += balance if balance is not None else [
-            "- **Amortised barriers, balance**: the count-based break-even against the "
-            "grace-period side comes from analysis/counts.py (not in this tree)."]
+    lines += costmodel.break_even(rd, kernel, base)
     return lines + [""]
 
 

@@ -7,9 +7,9 @@ record flags for host load.
 """
 
 import derive
-import summary
 import units
-from results import ResultDir
+from measures import MEASURES, Measure, ratio_meaningful
+from resultdir import ResultDir
 from units import NONE
 
 
@@ -41,12 +41,12 @@ def failed_cells(rd: ResultDir) -> list[str]:
                    table(["kernel", "vCPUs", "test", "repeat", "params", "reason", "row"], body))
 
 
-def ratio_text(m: "summary.Measure", rd: ResultDir, kernel: str, base: str, v: int) -> str | None:
+def ratio_text(m: Measure, rd: ResultDir, kernel: str, base: str, v: int) -> str | None:
     """The ratio with its interval or, where base's figure reaches zero (a
     ratio would be meaningless), the difference kernel - base with its."""
     r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
     b = derive.cell_estimate(m.fn, rd.ok_rows, base, v)
-    if summary.ratio_meaningful(r, b):
+    if ratio_meaningful(r, b):
         return units.ratio(r)
     d = derive.difference(m.fn, rd.ok_rows, kernel, base, v)
     if d is None:
@@ -58,7 +58,7 @@ def ratios(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
     """Every measure's ratio at every vCPU count, overcommitted ones marked."""
     body = []
     for kernel, base in pairs:
-        for m in summary.MEASURES:
+        for m in MEASURES:
             for v in derive.vcpus_of(rd.ok_rows, m.test, kernel):
                 text = ratio_text(m, rd, kernel, base, v)
                 if text is not None:

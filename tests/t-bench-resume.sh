@@ -13,7 +13,7 @@ csv=$sweep/csv/results.csv
 seed=2024
 export BENCH_RUNS=1 BENCH_TARGET_MS=5 BENCH_GP_SAMPLES=10
 # The seed's order of the two boots: "position kernel vcpus repeat" lines.
-order=$(/usr/bin/python3 "$RB_TOP/analysis/results.py" order --seed $seed --kernels $kernel \
+order=$(/usr/bin/python3 "$RB_TOP/analysis/boots.py" order --seed $seed --kernels $kernel \
 	--vcpus "1 2" --repeats 1)
 first=$(echo "$order" | awk '$1 == 1 { print $3 }') second=$(echo "$order" | awk '$1 == 2 { print $3 }')
 "$RB_TOP/workloads/bench.sh" --kernels $kernel --vcpus "1 2" --repeats 1 --seed $seed --tests "read gp" \

@@ -44,7 +44,7 @@ echo "ok: tiny sweep well formed; 2 CPUs: read $read_ns ns, read_mb $mb_ns ns pe
 # The boots ran in the seed's order: boots.csv by start time lists the
 # positions 1..N with the (kernel, vcpus, repeat) that `order` gives.
 grep -q "\"seed\": $seed," "$sweep/metadata.json" || fail "metadata.json lacks the seed"
-want=$(/usr/bin/python3 "$RB_TOP/analysis/results.py" order --seed $seed --kernels $kernel \
+want=$(/usr/bin/python3 "$RB_TOP/analysis/boots.py" order --seed $seed --kernels $kernel \
 	--vcpus "1 2" --repeats 2 | tr '\n' ' ')
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ print $c["started_utc"], $c["order"], $c["kernel"], $c["vcpus"], $c["repeat"] }' "$sweep/csv/boots.csv" |

@@ -3,7 +3,7 @@
 # run.sh appends calib rows in the vocabulary of analysis/SCHEMA.md with
 # sane numbers (positive, quartiles around the median, mfence and the locked
 # add dearer than an ALU op), published cli/sti rows are the table's cycles
-# at the measured cycle time (alu's lower quartile), and analysis/counts.py
+# at the measured cycle time (alu's lower quartile), and analysis/costmodel.py
 # reads the costs.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -62,12 +62,12 @@ PY
 [ "$(tail -n +2 "$csv" | wc -l)" -ge $((rows + 21)) ] || fail "second run lost rows"
 
 # The analysis reads the costs (ranges over the repeats).
-/usr/bin/python3 - "$tmp/r" <<'PY' || fail "analysis/counts.py does not read the calib rows"
+/usr/bin/python3 - "$tmp/r" <<'PY' || fail "analysis/costmodel.py does not read the calib rows"
 import sys
 from pathlib import Path
 sys.path.insert(0, "analysis")
-import counts, results
-cost = counts.costs(results.load_result_dir(Path(sys.argv[1])).ok_rows)
+import costmodel, resultdir
+cost = costmodel.costs(resultdir.load_result_dir(Path(sys.argv[1])).ok_rows)
 missing = {"alu", "locked_add", "mfence", "pushf_pop", "push_popf", "gs_inc", "call_ret", "cli",
            "sti"} - cost.keys()
 assert not missing, f"no cost for {missing}"

@@ -54,7 +54,6 @@ count_rows() {
 		note "bench: $2: counts.py failed (see boot.log)"
 }
 
-RESULTS_PY=$RB_TOP/analysis/results.py
 PY=/usr/bin/python3
 
 analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume='' seed=''
@@ -75,12 +74,13 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+# The sweep's results directory (analysis/sweep.py) and its boots (analysis/boots.py).
 results() {
-	"$PY" "$RESULTS_PY" "$@"
+	"$PY" "$RB_TOP/analysis/sweep.py" "$@"
 }
 
 boots() {
-	"$PY" "$RESULTS_PY" "$@"
+	"$PY" "$RB_TOP/analysis/boots.py" "$@"
 }
 
 # The newest sweep under reports/ whose metadata says it is not complete.
@@ -409,7 +409,7 @@ if [ $analysis = 1 ] && ! awk -F, '$6 == "urcu" { found = 1; exit } END { exit !
 		{ note "bench: workloads/urcu/run.sh failed: no native anchor rows"; rc=1; }
 fi
 # The host's per-instruction costs that turn the plugin's counts into
-# modelled ns (analysis/counts.py), once per sweep, after the guests.
+# modelled ns (analysis/costmodel.py), once per sweep, after the guests.
 if [ $analysis = 1 ] && ! awk -F, '$6 == "calib" { found = 1; exit } END { exit !found }' \
 	"$sweep/csv/results.csv" 2>/dev/null; then
 	echo "bench: native calibration on the host"

@@ -6,9 +6,9 @@ import numpy as np
 
 from helpers import GOOD, raw_values
 import derive
-import results
+import resultdir
 
-RD = results.load_result_dir(GOOD)
+RD = resultdir.load_result_dir(GOOD)
 ROWS = RD.ok_rows
 VCPUS = (1, 2, 4)
 KERNELS = ("classic", "preempt", "tree", "tree-preempt")

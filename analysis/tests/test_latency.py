@@ -10,7 +10,7 @@ import numpy as np
 
 from helpers import FIXTURES, copy_fixture, rmtree
 import latency
-import results
+import resultdir
 
 FIXTURE = FIXTURES / "latency"
 KERNELS = ["classic", "preempt", "classic-preempt"]
@@ -31,7 +31,7 @@ def raw(kernel: str, vcpus: int, reader_us: int, metric: str) -> list[float]:
 class Base(unittest.TestCase):
     def setUp(self) -> None:
         self.dir = copy_fixture("latency")
-        self.rd = results.load_result_dir(self.dir)
+        self.rd = resultdir.load_result_dir(self.dir)
         self.rows = self.rd.ok_rows
 
     def tearDown(self) -> None:

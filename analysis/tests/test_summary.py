@@ -3,14 +3,15 @@ ratios only from cells below the host's CPU count."""
 
 import csv
 import re
-import sys
-import types
 import unittest
 from pathlib import Path
 from typing import Callable
 
-from helpers import GOOD, copy_fixture, rmtree
-import results
+from helpers import copy_fixture, rmtree
+import costmodel
+import latency
+import report
+import resultdir
 import summary
 import tables
 
@@ -31,7 +32,7 @@ def edit_csv(path: Path, change: Callable[[dict[str, str]], None]) -> None:
 
 
 def summary_text(d: Path) -> str:
-    return "\n".join(summary.summary(results.load_result_dir(d), PAIRS))
+    return "\n".join(summary.summary(resultdir.load_result_dir(d), PAIRS))
 
 
 def bullet(text: str, title: str, pair: str = "preempt against classic") -> str:
@@ -123,7 +124,7 @@ class Summary(unittest.TestCase):
             if (row["test"], row["kernel"], row["metric"]) == ("read", "classic", "ns_per_pair"):
                 row["value"] = "0"
         edit_csv(self.dir / "csv" / "results.csv", zero)
-        body = "\n".join(tables.ratios(results.load_result_dir(self.dir), PAIRS))
+        body = "\n".join(tables.ratios(resultdir.load_result_dir(self.dir), PAIRS))
         read = [line for line in body.splitlines()
                 if line.startswith("| preempt / classic | Read side (wall clock under TCG) | 1 |")]
         self.assertEqual(len(read), 1, body)
@@ -148,26 +149,53 @@ class Summary(unittest.TestCase):
         self.assertTrue(re.search(r"95% CI −100 ns to −40.0 ns", line), line)
 
 
-class CallPoints(unittest.TestCase):
-    """analysis/counts.py and analysis/latency.py, when present, fill their lines."""
+class Sections(unittest.TestCase):
+    """The sections of the cost model (costmodel.py) and of the latency test
+    (latency.py) in the summary and the report, from the fixtures that have
+    their rows.  Imported as any module: renaming one of their functions
+    breaks these tests instead of dropping a section."""
 
     def setUp(self) -> None:
-        counts = types.ModuleType("counts")
-        counts.headline = lambda rd, k, b: [f"- **Read side, counted**: {k} vs {b} from counts"]
-        counts.break_even = lambda rd, k, b: [f"- **Amortised barriers, balance**: {k} counted"]
-        latency = types.ModuleType("latency")
-        latency.headline = lambda rd, k, b: [f"- **Latency under readers**: {k} vs {b}"]
-        sys.modules.update(counts=counts, latency=latency)
+        self.dirs: list[Path] = []
 
     def tearDown(self) -> None:
-        del sys.modules["counts"], sys.modules["latency"]
+        for d in self.dirs:
+            rmtree(d)
 
-    def test_modules_called(self) -> None:
-        text = "\n".join(summary.summary(results.load_result_dir(GOOD), PAIRS))
-        self.assertIn("- **Read side, counted**: preempt vs classic from counts", text)
-        self.assertIn("- **Amortised barriers, balance**: tree-preempt counted", text)
-        self.assertIn("- **Latency under readers**: preempt vs classic", text)
-        self.assertNotIn("not in this tree", text)
+    def load(self, fixture: str) -> resultdir.ResultDir:
+        self.dirs.append(copy_fixture(fixture))
+        return resultdir.load_result_dir(self.dirs[-1])
+
+    def test_counted_lines(self) -> None:
+        rd = self.load("counts")
+        text = "\n".join(summary.pair_section(rd, "preempt", "classic"))
+        self.assertRegex(text, r"\n- \*\*Read side, counted\*\*: at 1 vCPU, a read pair "
+                               r"executes \d+ instructions")
+        self.assertIn("- **Amortised barriers, balance**: on preempt at 1 vCPU, per-section "
+                      "smp_mb() adds", text)
+        for line in costmodel.headline(rd, "preempt", "classic") + \
+                costmodel.break_even(rd, "preempt", "classic"):
+            self.assertIn(line, text.splitlines())
+
+    def test_latency_line(self) -> None:
+        rd = self.load("latency")
+        lines = summary.pair_section(rd, "preempt", "classic-preempt")
+        (line,) = [x for x in lines if x.startswith("- **Latency under readers**")]
+        self.assertIn("a SCHED_FIFO task on their CPU wakes late by preempt against "
+                      "classic-preempt", line)
+        self.assertEqual([line], latency.headline(rd, "preempt", "classic-preempt"))
+
+    def test_report_sections(self) -> None:
+        """report.md has the count sections and the latency section, with data."""
+        md = report.report_markdown(self.load("counts"), [], PAIRS).splitlines()
+        self.assertIn("## Executed instructions (exact counts, TCG plugin) and modelled cost",
+                      md)
+        self.assertIn("## Amortised barriers: per-section barriers against the grace-period "
+                      "side (counts)", md)
+        self.assertFalse([x for x in md if x.startswith("No count_read")], md)
+        md = report.report_markdown(self.load("latency"), [], PAIRS).splitlines()
+        self.assertIn(f"## {latency.TITLE}", md)
+        self.assertIn(latency.INTRO, md)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,13 @@ import unittest
 from pathlib import Path
 
 from helpers import ANALYSIS, FIXTURES, GOOD, copy_fixture, rmtree
-import results
+import resultdir
 import suiteconf
 
 
 class GoodInput(unittest.TestCase):
     def test_loads_every_row(self) -> None:
-        rd = results.load_result_dir(GOOD)
+        rd = resultdir.load_result_dir(GOOD)
         with open(GOOD / "csv" / "results.csv") as fh:
             lines = fh.read().splitlines()
         self.assertEqual(len(rd.rows), len(lines) - 1)
@@ -27,11 +27,11 @@ class GoodInput(unittest.TestCase):
         self.assertEqual(lines[failed.line - 1].split(",")[-1], failed.status)
 
     def test_params_parsed(self) -> None:
-        self.assertEqual(results.parse_params("readers=2;nest=1;loops=99"),
+        self.assertEqual(resultdir.parse_params("readers=2;nest=1;loops=99"),
                          {"readers": "2", "nest": "1", "loops": "99"})
-        self.assertEqual(results.parse_params(""), {})
+        self.assertEqual(resultdir.parse_params(""), {})
         with self.assertRaises(ValueError):
-            results.parse_params("readers")
+            resultdir.parse_params("readers")
 
     def test_columns_from_suite_conf(self) -> None:
         header = (GOOD / "csv" / "results.csv").read_text().splitlines()[0]
@@ -40,8 +40,8 @@ class GoodInput(unittest.TestCase):
 
 class BadInput(unittest.TestCase):
     def assert_refused(self, name: str, line: int, text: str) -> None:
-        with self.assertRaises(results.ResultsError) as ctx:
-            results.load_result_dir(FIXTURES / name)
+        with self.assertRaises(resultdir.ResultsError) as ctx:
+            resultdir.load_result_dir(FIXTURES / name)
         msg = str(ctx.exception)
         self.assertIn(f"{FIXTURES / name / 'csv' / 'results.csv'}:{line}:", msg)
         self.assertIn(text, msg)
@@ -61,8 +61,8 @@ class BadInput(unittest.TestCase):
 
     def test_old_schema(self) -> None:
         want = suiteconf.schema_version()
-        with self.assertRaises(results.ResultsError) as ctx:
-            results.load_result_dir(FIXTURES / "old-schema")
+        with self.assertRaises(resultdir.ResultsError) as ctx:
+            resultdir.load_result_dir(FIXTURES / "old-schema")
         self.assertIn(f"result directory from schema v{want - 1}, this suite reads v{want}",
                       str(ctx.exception))
 
@@ -70,18 +70,18 @@ class BadInput(unittest.TestCase):
         self.assert_refused("unknown-kernel", 4, "unknown kernel 'rt-preempt'")
 
     def test_missing_dir(self) -> None:
-        with self.assertRaises(results.ResultsError):
-            results.load_result_dir(FIXTURES / "nonexistent")
+        with self.assertRaises(resultdir.ResultsError):
+            resultdir.load_result_dir(FIXTURES / "nonexistent")
 
     def test_empty_dir_and_header_only(self) -> None:
         d = Path(tempfile.mkdtemp(prefix="rb-empty-"))
         try:
-            with self.assertRaisesRegex(results.ResultsError, "no csv/results.csv"):
-                results.load_result_dir(d)
+            with self.assertRaisesRegex(resultdir.ResultsError, "no csv/results.csv"):
+                resultdir.load_result_dir(d)
             (d / "csv").mkdir()
             (d / "csv" / "results.csv").write_text(",".join(suiteconf.csv_columns()) + "\n")
-            with self.assertRaisesRegex(results.ResultsError, "no rows"):
-                results.load_result_dir(d)
+            with self.assertRaisesRegex(resultdir.ResultsError, "no rows"):
+                resultdir.load_result_dir(d)
         finally:
             shutil.rmtree(d)
 
@@ -90,22 +90,19 @@ class BadInput(unittest.TestCase):
         d = copy_fixture("good")
         try:
             (d / "csv" / "boots.csv").unlink()
-            with self.assertRaisesRegex(results.ResultsError, "no csv/boots.csv"):
-                results.load_result_dir(d)
+            with self.assertRaisesRegex(resultdir.ResultsError, "no csv/boots.csv"):
+                resultdir.load_result_dir(d)
             path = d / "csv" / "results.csv"
             lines = path.read_text().splitlines(keepends=True)
             path.write_text("".join(lines[:1] + [x for x in lines if ",native,host," in x]))
-            self.assertEqual({r.test for r in results.load_result_dir(d).rows}, {"urcu"})
+            self.assertEqual({r.test for r in resultdir.load_result_dir(d).rows}, {"urcu"})
         finally:
             rmtree(d)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class SweepCommands(unittest.TestCase):
-    """The subcommands workloads/bench.sh calls write what load_result_dir reads."""
+    """The subcommands workloads/bench.sh calls (sweep.py, boots.py) write what
+    load_result_dir reads."""
 
     def setUp(self) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="rb-sweep-"))
@@ -114,8 +111,8 @@ class SweepCommands(unittest.TestCase):
     def tearDown(self) -> None:
         shutil.rmtree(self.tmp)
 
-    def run_cmd(self, command: str, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(ANALYSIS / "results.py"), command,
+    def run_cmd(self, command: str, *args: str, script: str = "sweep.py") -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(ANALYSIS / script), command,
                                "--dir", str(self.sweep), *args],
                               capture_output=True, text=True, timeout=60)
 
@@ -151,6 +148,38 @@ class SweepCommands(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         agreement = (self.sweep / "csv" / "agreement.csv").read_text().splitlines()
         self.assertEqual(agreement[1], "tree,1,1,10.000,10.500,21.000,0.500")
-        rows = results.load_csv(self.sweep / "csv" / "results.csv", suiteconf.csv_columns(),
+        rows = resultdir.load_csv(self.sweep / "csv" / "results.csv", suiteconf.csv_columns(),
                                 suiteconf.kernels(), int(want))
         self.assertEqual(len(rows), 3)
+
+    def test_boots_record(self) -> None:
+        """annotate and record write the boots.csv load_result_dir reads; a
+        redone boot replaces its row."""
+        self.test_init_merge_pending_finish()
+        columns = suiteconf.conf_list("BOOTS_COLUMNS")
+        proc = self.run_cmd("annotate", "--seed", "7", "--host-cpus", "2", "--columns",
+                            " ".join(columns), script="boots.py")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        fields = {c: "0" for c in columns}
+        fields.update(schema_version=str(suiteconf.schema_version()), kernel="tree", vcpus="1",
+                      repeat="1", host_cpus="2", status="ok")
+        for flagged in ("1", "0"):
+            fields["flagged"] = flagged
+            proc = self.run_cmd("record", *(f"{k}={v}" for k, v in fields.items()),
+                                script="boots.py")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+        rd = resultdir.load_result_dir(self.sweep)
+        self.assertEqual(list(rd.boots), [("tree", 1, 1)])
+        self.assertFalse(rd.boots[("tree", 1, 1)].flagged)
+        self.assertEqual(rd.metadata["seed"], 7)
+
+    def test_not_a_sweep(self) -> None:
+        """A directory without metadata.json: one error line, no traceback."""
+        self.sweep.mkdir()
+        proc = self.run_cmd("get", "kernels")
+        self.assertEqual(proc.returncode, 1)
+        self.assertRegex(proc.stderr, r"^rcu-bench: error: .*: no metadata\.json")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,4 +1,4 @@
-"""analysis/counts.py on fixtures/counts (see make_counts.py): the expected
+"""analysis/costmodel.py (the cost model) on fixtures/counts (see make_counts.py): the expected
 numbers are derived here from the fixture's rows, read with plain csv."""
 
 import csv
@@ -7,13 +7,13 @@ import unittest
 from collections import defaultdict
 
 from helpers import FIXTURES
-import counts
-import results
+import costmodel
+import resultdir
 import summary
 import units
 
 FIXTURE = FIXTURES / "counts"
-# The decomposition of counts.py's doc: metric -> (calib op, instructions it covers).
+# The decomposition of costmodel.py's doc: metric -> (calib op, instructions it covers).
 SPECIAL = {"locked": ("locked_add", 1), "fences": ("mfence", 1), "cli": ("cli", 1),
            "sti": ("sti", 1), "pushf": ("pushf_pop", 2), "popf": ("push_popf", 2),
            "percpu": ("gs_inc", 1), "calls": ("call_ret", 1)}
@@ -57,78 +57,78 @@ def raw_gp_machine_ns(g: dict[str, float], end: str) -> float:
 
 class Counts(unittest.TestCase):
     def setUp(self) -> None:
-        self.rd = results.load_result_dir(FIXTURE)
+        self.rd = resultdir.load_result_dir(FIXTURE)
         self.rows = self.rd.ok_rows
 
     def test_costs_span_repeats(self) -> None:
-        cost = counts.costs(self.rows)
+        cost = costmodel.costs(self.rows)
         for op in ("alu", "locked_add", "mfence", "cli"):
             self.assertAlmostEqual(cost[op].low, raw_cost(op, "low"))
             self.assertAlmostEqual(cost[op].high, raw_cost(op, "high"))
 
     def test_read_pair_counts_are_medians(self) -> None:
-        got = counts.counts(self.rows, "count_read", "preempt", 2, counts.READ_PARAMS)
+        got = costmodel.counts(self.rows, "count_read", "preempt", 2, costmodel.READ_PARAMS)
         self.assertEqual(got["insns"], raw_counts("count_read", "preempt", 2)["insns"])
 
     def test_read_model(self) -> None:
-        cost = counts.costs(self.rows)
+        cost = costmodel.costs(self.rows)
         for kernel in ("preempt", "classic"):
             c = raw_counts("count_read", kernel, 1)
-            m = counts.read_model(counts.counts(self.rows, "count_read", kernel, 1,
-                                                counts.READ_PARAMS), cost)
+            m = costmodel.read_model(costmodel.counts(self.rows, "count_read", kernel, 1,
+                                                costmodel.READ_PARAMS), cost)
             self.assertAlmostEqual(m.ns.low, raw_read_ns(c, "low"))
             self.assertAlmostEqual(m.ns.high, raw_read_ns(c, "high"))
             self.assertLess(m.ns.low, m.ns.high)
 
     def test_break_even(self) -> None:
-        b = counts.balance(self.rows, "preempt", 1, counts.costs(self.rows))
+        b = costmodel.balance(self.rows, "preempt", 1, costmodel.costs(self.rows))
         mb, rd, g = (raw_counts(t, "preempt", 1) for t in ("count_read_mb", "count_read", "count_gp"))
         section_barriers = mb["locked"] + mb["fences"] - rd["locked"] - rd["fences"]
         self.assertEqual(b.section_barriers, section_barriers)
         self.assertEqual(b.gp_barriers, g["core_locked"] + g["core_fences"])
-        self.assertEqual(counts.even_counts(b),
+        self.assertEqual(costmodel.even_counts(b),
                          units.sig((g["core_locked"] + g["core_fences"]) / section_barriers))
         delta = {m: mb[m] - rd[m] for m in mb if not m.startswith("base_")}
         self.assertAlmostEqual(b.gp.ns.high, raw_gp_machine_ns(g, "high"))
         low = raw_gp_machine_ns(g, "low") / raw_read_ns(delta, "high")
         high = raw_gp_machine_ns(g, "high") / raw_read_ns(delta, "low")
-        self.assertEqual(counts.ratio_range(b.gp.ns, b.section.ns),
+        self.assertEqual(costmodel.ratio_range(b.gp.ns, b.section.ns),
                          f"[{units.sig(low)}, {units.sig(high)}]")
-        text = counts.barrier_balance_section(self.rows)
+        text = costmodel.barrier_balance_section(self.rows)
         self.assertIn(f"| [{units.sig(low)}, {units.sig(high)}] |", text)
 
     def test_count_section(self) -> None:
-        text = counts.count_section(self.rows)
+        text = costmodel.count_section(self.rows)
         c = raw_counts("count_read", "preempt", 2)
         self.assertIn(f"| preempt | 2 | {int(c['insns'])} | 0 | 0 | {int(c['irqflag'])} |", text)
         self.assertIn("modelled", text)
-        self.assertNotIn(counts.NA, text)
+        self.assertNotIn(costmodel.NA, text)
         # kernel_gps_per_sync sits after the GP load: 2 stages per sync on preempt.
         self.assertRegex(text, r"\| preempt \| 2 \|.*\| idle \| 2 \| 18\.0 k \| 4 \| 30 \|")
         # A sweep without the kernel's own GP count has no such column.
         old_sweep = [r for r in self.rows if r.metric != "kernel_gps_per_sync"]
-        self.assertNotIn("kernel GPs", counts.count_section(old_sweep))
-        self.assertNotIn(counts.NA, counts.count_section(old_sweep))
+        self.assertNotIn("kernel GPs", costmodel.count_section(old_sweep))
+        self.assertNotIn(costmodel.NA, costmodel.count_section(old_sweep))
 
     def test_missing_calib_is_na(self) -> None:
         no_calib = [r for r in self.rows if r.test != "calib"]
-        text = counts.count_section(no_calib)
+        text = costmodel.count_section(no_calib)
         self.assertIn("n/a (no calib cost for", text)
         self.assertIn("No calib rows", text)
-        self.assertIn("n/a (no calib cost for", counts.barrier_balance_section(no_calib))
+        self.assertIn("n/a (no calib cost for", costmodel.barrier_balance_section(no_calib))
 
     def test_missing_published_cli_only_where_counted(self) -> None:
         rows = [r for r in self.rows if r.params.get("op") != "cli"]
-        text = counts.count_section(rows)
+        text = costmodel.count_section(rows)
         self.assertIn("n/a (no calib cost for cli)", text)
         classic = [line for line in text.splitlines() if line.startswith("| classic | 1 |")]
         self.assertIn("modelled", classic[0])
 
     def test_missing_counts(self) -> None:
         no_gp = [r for r in self.rows if r.test != "count_gp"]
-        self.assertIn("n/a (no count_gp rows)", counts.count_section(no_gp))
-        self.assertIn("No count_read / count_gp rows", counts.count_section([]))
-        self.assertIn("No count_read_mb / count_gp rows", counts.barrier_balance_section([]))
+        self.assertIn("n/a (no count_gp rows)", costmodel.count_section(no_gp))
+        self.assertIn("No count_read / count_gp rows", costmodel.count_section([]))
+        self.assertIn("No count_read_mb / count_gp rows", costmodel.barrier_balance_section([]))
 
     def test_summary_hooks(self) -> None:
         lines = summary.pair_section(self.rd, "preempt", "classic")
@@ -138,7 +138,7 @@ class Counts(unittest.TestCase):
         self.assertIn(f"- **Read side, counted**: at 1 vCPU, a read pair executes {insns} ", text)
         self.assertIn("- **Amortised barriers, balance**: on preempt", text)
         self.assertNotIn("not in this tree", text)
-        section = counts.report_section(self.rd, ["preempt", "classic"])
+        section = costmodel.report_section(self.rd, ["preempt", "classic"])
         self.assertTrue(section[0].startswith("## Executed instructions"))
 
 

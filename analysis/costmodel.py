@@ -1,6 +1,7 @@
-"""Exact instruction counts (rbcount TCG plugin rows) and the ns they model.
+"""The cost model: exact instruction counts (rbcount TCG plugin rows) x the
+host's per-class costs (calib rows) -> modelled ns.
 
-Inputs are results rows (results.Row, or anything with the attributes
+Inputs are results rows (resultdir.Row, or anything with the attributes
 kernel, vcpus, test, params (dict), metric, value, status): count_read,
 count_read_mb and count_gp from workloads/tcg-plugin/counts.py, and calib
 from workloads/calibrate/run.sh (host costs per instruction class).
@@ -251,7 +252,7 @@ def count_section(rows: Iterable[RowLike]) -> str:
                  if kernel_gps else "")
               + ").  On x86 smp_mb() is a locked add, not a fence: barriers show as \"locked\".  "
               "Modelled ns = counts x this host's per-class costs: a model, not a measurement "
-              "(analysis/counts.py gives the decomposition).", ""]
+              "(analysis/costmodel.py gives the decomposition).", ""]
     lines += table(["kernel", "vCPUs", "insns/pair", "fences", "locked", "irqflag", "per-CPU",
                     "read pair, ns", "GP load"] + (["kernel GPs"] if kernel_gps else [])
                    + ["GP insns/CPU", "GP fences/CPU", "GP locked/CPU", "GP, ns/CPU"], body)

@@ -1,0 +1,44 @@
+"""The headline measures: each a per-boot cell figure (derive.py) with the
+words of its summary sentence.  The summary (summary.py) says them for each
+compared pair, the Ratios table (tables.py) gives them at every vCPU count.
+"""
+
+from dataclasses import dataclass
+
+import derive
+from stats import Estimate
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A headline figure: the cell function and the words of its sentence."""
+
+    title: str
+    test: str
+    fn: derive.CellFn
+    unit: str
+    what: str           # subject of the sentence
+    more: str           # verdict when kernel/base is above 1
+    less: str           # ... below 1
+
+
+MEASURES = (
+    Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
+            "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
+            "more expensive", "cheaper"),
+    Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
+            "an idle synchronize_rcu() takes", "longer", "shorter"),
+    Measure("Grace-period latency in ticks", "gp",
+            lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
+            "an idle synchronize_rcu() takes", "longer", "shorter"),
+    Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
+            "a call_rcu() costs its caller", "more expensive", "cheaper"),
+    Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
+            "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower"),
+)
+
+
+def ratio_meaningful(r: Estimate | None, b: Estimate | None) -> bool:
+    """A ratio kernel/base means something only when base's whole interval
+    is above zero (and so the resampled ratios are bounded)."""
+    return r is not None and r.bounded and b is not None and b.low > 0
