@@ -7,14 +7,14 @@ line per problem and exits 1 if there is any; used by tests/t-bench-*.
 """
 
 import argparse
-import csv
-import json
 import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
+from resultdir import (BOOTS_CSV, RESULTS_CSV, ResultsError, read_metadata,  # noqa: E402
+                       read_table)
 from suiteconf import conf_get  # noqa: E402
 
 SCHEMA_MD = Path(__file__).resolve().parent.parent / "analysis" / "SCHEMA.md"
@@ -45,19 +45,13 @@ def params_of(row: dict[str, str]) -> dict[str, str]:
 
 
 def check_form(path: Path, problems: list[str]) -> list[dict[str, str]]:
-    columns = conf_get("CSV_COLUMNS").split()
-    with open(path, newline="") as f:
-        lines = list(csv.reader(f))
-    if not lines or lines[0] != columns:
-        problems.append(f"header {lines[:1]} is not CSV_COLUMNS {columns}")
+    """The rows of results.csv, read by the analysis' reader (header =
+    CSV_COLUMNS, every row complete); none if it refuses the file."""
+    try:
+        return [cells for _, cells in read_table(path, conf_get("CSV_COLUMNS").split())]
+    except ResultsError as err:
+        problems.append(str(err))
         return []
-    rows = []
-    for n, fields in enumerate(lines[1:], 2):
-        if len(fields) != len(columns):
-            problems.append(f"line {n}: {len(fields)} fields")
-            continue
-        rows.append(dict(zip(columns, fields)))
-    return rows
 
 
 # (metric, source) of the paired differences, which may be negative.
@@ -176,16 +170,14 @@ def check_boots(sweep: Path, rows: list[dict[str, str]], problems: list[str]) ->
     """csv/boots.csv: BOOTS_COLUMNS, one row per booted (kernel, vcpus, repeat)
     of results.csv, distinct order positions, overcommitted = vcpus >= host_cpus,
     flagged per LOAD_FLAG.  Returns the rows checked."""
-    path = sweep / "csv" / "boots.csv"
-    columns = conf_get("BOOTS_COLUMNS").split()
+    path = sweep / BOOTS_CSV
     if not path.exists():
-        problems.append("no csv/boots.csv")
+        problems.append(f"no {BOOTS_CSV}")
         return 0
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        boots = list(reader)
-    if reader.fieldnames != columns:
-        problems.append(f"boots.csv header {reader.fieldnames} is not BOOTS_COLUMNS")
+    try:
+        boots = [cells for _, cells in read_table(path, conf_get("BOOTS_COLUMNS").split())]
+    except ResultsError as err:
+        problems.append(str(err))
         return 0
     flag = float(conf_get("LOAD_FLAG"))
     keys = Counter((b["kernel"], b["vcpus"], b["repeat"]) for b in boots)
@@ -212,7 +204,7 @@ def main() -> int:
     parser.add_argument("--allow-failed", action="store_true", help="failed cells are not problems")
     args = parser.parse_args()
     problems: list[str] = []
-    rows = check_form(args.sweep / "csv" / "results.csv", problems)
+    rows = check_form(args.sweep / RESULTS_CSV, problems)
     schema = conf_get("CSV_SCHEMA_VERSION")
     for r in rows:
         check_row(r, schema, problems)
@@ -224,7 +216,11 @@ def main() -> int:
         check_callrcu(values, f"{k}/{v}/r{rep}", problems)
     stats = check_stats_monotone(args.sweep / "raw", problems)
     nboots = check_boots(args.sweep, rows, problems)
-    meta = json.loads((args.sweep / "metadata.json").read_text())
+    try:
+        meta = read_metadata(args.sweep)
+    except ResultsError as err:
+        problems.append(str(err))
+        meta = {}
     for key in ("commit", "accel", "host", "kernel_config_sha256", "parameters", "schema_version",
                 "seed", "host_cpus"):
         if key not in meta:
