@@ -59,8 +59,9 @@ bench:
 verify:
 	@verify/run.sh $(VERIFY)
 
-# make report RESULTS=reports/<stamp>: regenerate report.md, plots/ (PNG +
-# SVG) and gnuplot/ of a results directory from its csv/ and metadata.json.
+# make report RESULTS=reports/<stamp>: regenerate everything derived of a
+# results directory (report.md, csv/agreement.csv, plots/ PNG + SVG and
+# gnuplot/) from its csv/results.csv, csv/boots.csv and metadata.json.
 # A missing, empty or older-schema directory is refused; nothing is deleted.
 .PHONY: report
 report:

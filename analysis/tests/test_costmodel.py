@@ -1,5 +1,6 @@
-"""analysis/costmodel.py (the cost model) on fixtures/counts (see make_counts.py): the expected
-numbers are derived here from the fixture's rows, read with plain csv."""
+"""analysis/costmodel.py (the cost model) on fixtures/counts (see
+make_counts.py): the expected numbers are derived here from the fixture's
+rows, read with plain csv."""
 
 import csv
 import statistics

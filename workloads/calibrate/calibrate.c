@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * calibrate: native cost on this host's CPU of the instruction classes the
- * rbcount plugin counts, so that analysis/counts.py can turn exact guest
+ * rbcount plugin counts, so that analysis/costmodel.py can turn exact guest
  * counts into a modelled-ns range.
  *
  * Usage: calibrate [RUNS [TARGET_MS]]
