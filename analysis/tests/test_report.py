@@ -1,6 +1,7 @@
 """report.py end to end: outputs exist, plots are real, report.md numbers
 match the fixture, gnuplot scripts replot, bad input is refused cleanly."""
 
+import csv
 import re
 import subprocess
 import sys
@@ -112,6 +113,21 @@ class GoodReport(unittest.TestCase):
         flagged = [(r[0], r[1]) for r in section_rows(self.md, "Agreement with refscale")
                    if r[-1] != "ok"]
         self.assertEqual(flagged, [("tree-preempt", "4")])
+
+    def test_agreement_rebuilt(self) -> None:
+        """make report rebuilds csv/agreement.csv, as the end of a sweep
+        writes it: one row per boot with refscale rows, refscale's figure
+        as the fixture has it."""
+        with open(self.dir / "csv" / "agreement.csv", newline="") as fh:
+            got = {(r["kernel"], r["vcpus"], r["repeat"]): r for r in csv.DictReader(fh)}
+        want = {}
+        with open(self.dir / "csv" / "results.csv", newline="") as fh:
+            for r in csv.DictReader(fh):
+                if r["test"] == "refscale" and r["status"] == "ok":
+                    want[(r["kernel"], r["vcpus"], r["repeat"])] = float(r["value"])
+        self.assertEqual(set(got), set(want))
+        for key, value in want.items():
+            self.assertEqual(got[key]["refscale_ns"], f"{value:.3f}", key)
 
     def test_failed_cell_listed(self) -> None:
         body = section_rows(self.md, "Failed cells")
