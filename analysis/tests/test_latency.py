@@ -4,7 +4,6 @@ bullet, the plot files, the overcommitted marks, no data."""
 
 import csv
 import unittest
-from pathlib import Path
 
 import numpy as np
 
