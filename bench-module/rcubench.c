@@ -980,8 +980,6 @@ out:
 #define RB_ID_COUNT_CALLRCU 3
 #define RB_ID_COUNT_GP 4
 #define RB_ID_COUNT_CB 5
-/* The plugin numbers range regions 256 + the range's generation (1, 2, ...). */
-#define RB_ID_COUNT_RANGE 256
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
@@ -1298,7 +1296,8 @@ static int rb_test_count_refscale(void)
 	RB_RANGE(base + range_lo, base + range_hi);
 	local_irq_restore(flags);
 	snprintf(params, sizeof(params), "readers=1;nest=1;loops=%ld", rb_count_loops());
-	rb_label(RB_ID_COUNT_RANGE, params, "range", rb_count_loops());
+	/* Labelled with the base: the plugin adds the range's generation. */
+	rb_label(RB_RANGE_ID_BASE, params, "range", rb_count_loops());
 	return 0;
 }
 
