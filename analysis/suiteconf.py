@@ -4,6 +4,7 @@ scripts/lib.sh conf_get: '#' starts a comment line, the first '=' splits.
 """
 
 from pathlib import Path
+from typing import NamedTuple
 
 SUITE_CONF = Path(__file__).resolve().parent.parent / "suite.conf"
 
@@ -65,3 +66,45 @@ def compare_pairs() -> list[tuple[str, str]]:
             raise ConfError(f"{SUITE_CONF}: COMPARE_PAIRS item '{item}' is not kernel:base")
         pairs.append((kernel, base))
     return pairs
+
+
+class BenchTest(NamedTuple):
+    """One line of suite.conf's table of bench tests (BENCH_TEST_<name>)."""
+    name: str           # the test, and the cell its rows belong to
+    kind: str           # timed | count
+    runner: str         # rcubench | refscale | rcuscale
+    in_sweep: bool      # in make bench's default list (else: run only when named)
+    rows: list[str]     # the values of the results' test column its cell emits
+
+
+BENCH_TEST_PREFIX = "BENCH_TEST_"
+BENCH_KINDS = ("timed", "count")
+BENCH_LISTS = ("sweep", "named")
+
+
+def bench_tests(path: Path = SUITE_CONF) -> list[BenchTest]:
+    """The bench tests of suite.conf, in table order."""
+    tests = []
+    for key, value in read_conf(path).items():
+        if not key.startswith(BENCH_TEST_PREFIX):
+            continue
+        name = key[len(BENCH_TEST_PREFIX):]
+        fields = value.split()
+        if len(fields) < 4 or fields[0] not in BENCH_KINDS or fields[2] not in BENCH_LISTS:
+            raise ConfError(f"{path}: {key} is not '<timed|count> <runner> <sweep|named> <test values...>'")
+        if fields[3] != name:
+            raise ConfError(f"{path}: {key}: its first test value must be {name}")
+        tests.append(BenchTest(name, fields[0], fields[1], fields[2] == "sweep", fields[3:]))
+    if not tests:
+        raise ConfError(f"{path}: no {BENCH_TEST_PREFIX}* defined")
+    return tests
+
+
+def count_tests(path: Path = SUITE_CONF) -> list[str]:
+    """The bench tests counted with the rbcount plugin (kind count)."""
+    return [t.name for t in bench_tests(path) if t.kind == "count"]
+
+
+def cell_of_test(path: Path = SUITE_CONF) -> dict[str, str]:
+    """Each value of the results' test column of a bench test -> its cell."""
+    return {row: t.name for t in bench_tests(path) for row in t.rows}

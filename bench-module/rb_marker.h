@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
- * Region markers for the rbcount QEMU TCG plugin (workloads/tcg-plugin/).
+ * The marker protocol between rcubench.ko and the rbcount QEMU TCG plugin
+ * (workloads/tcg-plugin/rbcount.c): both include this file, and
+ * workloads/tcg-plugin/count_rows.py reads its constants from it.
  *
  * A marker is "nopl RB_MARKER_MAGIC|op<<12|id(%rax,%rax,1)", the 8-byte
  * no-op 0f 1f 84 00 <disp32>: it changes nothing in the guest, and the
@@ -11,13 +13,18 @@
  * executes to kernel functions.  RB_RANGE(lo, hi) makes each call of the
  * code at [lo, hi) (a function without markers, such as refscale's loop)
  * a region: each marker is followed by a one-byte load from the range's
- * first and last byte, whose address the plugin takes.  Keep in sync with
- * rbcount.c.
+ * first and last byte, whose address the plugin takes.
  */
 #ifndef RB_MARKER_H
 #define RB_MARKER_H
 
+/* The displacement: "RB" in its top half, then op (4 bits) and id (12 bits). */
 #define RB_MARKER_MAGIC 0x52420000
+#define RB_MARKER_MAGIC_MASK 0xffff0000
+#define RB_MARKER_OP_SHIFT 12
+#define RB_MARKER_OP_MASK 0xf
+#define RB_MARKER_ID_MASK 0xfff
+
 #define RB_OP_START 1
 #define RB_OP_END 2
 #define RB_OP_WIN_OPEN 3
@@ -25,11 +32,27 @@
 #define RB_OP_RANGE_LO 5
 #define RB_OP_RANGE_HI 6
 
+/*
+ * The plugin numbers the regions of a range RB_RANGE_ID_BASE + the range's
+ * generation (1, 2, ...): marker ids of regions and windows stay below it.
+ */
+#define RB_RANGE_ID_BASE 256
+
+/*
+ * The instruction classes the plugin counts, in the order of its counts.csv
+ * columns (its enum rb_class follows it).
+ */
+#define RB_CLASS_NAMES "insns", "locked", "fences", "cli", "sti", "pushf", \
+	"popf", "percpu", "calls", "rets", "loads", "stores"
+
+#ifdef __KERNEL__
+
 /* "memory": the compiler keeps loads and stores on their side of it. */
 #define RB_MARKER(op, id)						\
 	do {								\
 		asm volatile("nopl %c0(%%rax,%%rax,1)"			\
-			     : : "i" (RB_MARKER_MAGIC | ((op) << 12) | (id))	\
+			     : : "i" (RB_MARKER_MAGIC |			\
+				      ((op) << RB_MARKER_OP_SHIFT) | (id))	\
 			     : "memory");					\
 	} while (0)
 
@@ -50,5 +73,7 @@
 		RB_MARKER(RB_OP_RANGE_HI, 0);				\
 		(void)READ_ONCE(*__rb_hi);				\
 	} while (0)
+
+#endif /* __KERNEL__ */
 
 #endif /* RB_MARKER_H */

@@ -2,7 +2,8 @@
 /*
  * rcubench: the rcu-bench measurement module.
  *
- * One test per load, chosen by test=:
+ * One test per load, chosen by test= from rb_tests[] below (the list of
+ * tests and what each one reads and writes is there):
  *   read     cost of an rcu_read_lock()/rcu_read_unlock() pair, minus an
  *            empty loop measured the same way (refscale style)
  *   read_mb  the same section with smp_mb() after lock and before unlock:
@@ -18,11 +19,20 @@
  *   latency  wakeup latency of a SCHED_FIFO task on a CPU whose readers
  *            hold rcu_read_lock() for reader_us at a time, and the
  *            grace-period latency meanwhile
+ *   count_*  counted, not timed: marked regions for the rbcount QEMU plugin
+ *            (see "count_read, ..." below)
+ *
+ * The host's table of bench tests (suite.conf BENCH_TEST_*) names the same
+ * tests; tests/t-registry.sh checks that the two agree.
  *
  * Module init runs the test to completion, so when insmod returns the CSV
  * lines "test,params,metric,value,unit,source" are readable at
  * /sys/kernel/debug/rcubench/results.  A bad parameter fails init with
  * -EINVAL and a message naming it.
+ *
+ * The parameters' defaults below are used only when the module is loaded
+ * by hand: the guest job (workloads/guest/jobs/bench.sh) passes every
+ * parameter a test reads, with the values of suite.conf's profiles.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,9 +62,38 @@
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmarks");
 
+/*
+ * The tests: name, timed (rows in results) or counted (labels in
+ * count_labels, for the rbcount plugin), the most result rows one load
+ * adds (fixed, plus so many per sample of samples=), and the parameters it
+ * reads ([p]: absent has a meaning of its own).  This list is the one
+ * place a test is named: it gives rb_tests[], the description of test=
+ * and the error for an unknown test.  tests/t-registry.sh reads it (one
+ * T(...) a line) against the host's table of tests and the guest job.
+ * The list is in parentheses (a macro's value, as checkpatch wants it);
+ * RB_UNPAREN() unwraps it where it is used.
+ */
+#define RB_TESTS(T) (							\
+	T(read,			RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
+	T(read_mb,		RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
+	T(callrcu_cost,		RB_TIMED, 1, 0, "writers calls")				\
+	T(callrcu_capacity,	RB_TIMED, 5, 0, "writers duration_ms max_backlog")		\
+	T(gp,			RB_TIMED, 6, 2, "samples load hold_us")				\
+	T(latency,		RB_TIMED, 8, 0, "reader_us readers samples")			\
+	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
+	T(count_read_mb,	RB_COUNTED, 0, 0, "loops")					\
+	T(count_callrcu,	RB_COUNTED, 0, 0, "loops")					\
+	T(count_gp,		RB_COUNTED, 0, 0, "samples load hold_us")			\
+	T(count_refscale,	RB_COUNTED, 0, 0, "modules_list range_lo range_hi loops")	\
+)
+#define RB_STRIP(...) __VA_ARGS__
+#define RB_UNPAREN(list) RB_STRIP(RB_STRIP list)
+
+#define RB_TEST_NAME(name, kind, rows, rows_per_sample, params) " " #name
+
 static char *test = "read";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "Test to run: read, read_mb, callrcu_cost, callrcu_capacity, gp, count_read, count_read_mb, count_callrcu, count_gp, latency");
+MODULE_PARM_DESC(test, "Test to run, one of:" RB_UNPAREN(RB_TESTS(RB_TEST_NAME)));
 
 static int readers = 1;
 module_param(readers, int, 0444);
@@ -133,7 +172,8 @@ struct rb_row {
 
 static struct rb_row *rb_rows;
 static int rb_nrows;
-static int rb_maxrows;
+static int rb_maxrows;		/* the test's own bound, from rb_tests[] */
+static bool rb_overflow;	/* a row or label did not fit: init fails */
 static struct dentry *rb_debugfs_dir;
 
 static void rb_add_row(const char *params, const char *metric,
@@ -141,8 +181,10 @@ static void rb_add_row(const char *params, const char *metric,
 {
 	struct rb_row *row;
 
-	if (WARN_ON_ONCE(rb_nrows >= rb_maxrows))
+	if (rb_nrows >= rb_maxrows) {
+		rb_overflow = true;
 		return;
+	}
 	row = &rb_rows[rb_nrows++];
 	strscpy(row->params, params, sizeof(row->params));
 	row->metric = metric;
@@ -327,9 +369,12 @@ struct rb_read_ops {
 	void (*section_nest2)(long last);
 };
 
-static const struct rb_read_ops rb_read_ops[] = {
-	{ "read", rb_read_loop, rb_read_loop_nest2 },
-	{ "read_mb", rb_read_mb_loop, rb_read_mb_loop_nest2 },
+static const struct rb_read_ops rb_read_plain_ops = {
+	"read", rb_read_loop, rb_read_loop_nest2
+};
+
+static const struct rb_read_ops rb_read_mb_ops = {
+	"read_mb", rb_read_mb_loop, rb_read_mb_loop_nest2
 };
 
 /* Sections the early finishers keep running so the others see the same load. */
@@ -432,7 +477,7 @@ static long rb_calibrate(void (*fn)(long last))
 	return n;
 }
 
-static int rb_test_read(const struct rb_read_ops *ops)
+static int rb_read_test(const struct rb_read_ops *ops)
 {
 	void (*section)(long last) = nest == 2 ? ops->section_nest2 : ops->section;
 	char params[96];
@@ -482,6 +527,16 @@ out:
 	kfree(diff);
 	kfree(base);
 	return ret;
+}
+
+static int rb_test_read(void)
+{
+	return rb_read_test(&rb_read_plain_ops);
+}
+
+static int rb_test_read_mb(void)
+{
+	return rb_read_test(&rb_read_mb_ops);
 }
 
 /* ---- callrcu_cost ---------------------------------------------------- */
@@ -925,8 +980,6 @@ out:
 #define RB_ID_COUNT_CALLRCU 3
 #define RB_ID_COUNT_GP 4
 #define RB_ID_COUNT_CB 5
-/* The plugin numbers range regions 256 + the range's generation (1, 2, ...). */
-#define RB_ID_COUNT_RANGE 256
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
@@ -941,13 +994,22 @@ static char *rb_labels;
 static size_t rb_labels_len;
 #define RB_LABELS_SIZE 8192
 
+/* A label that does not fit fails the load: the host could not join the counts. */
 static void rb_label(int id, const char *params, const char *role, long iterations)
 {
+	size_t room = RB_LABELS_SIZE - rb_labels_len;
+	int len;
+
 	if (!rb_labels)
 		return;
-	rb_labels_len += scnprintf(rb_labels + rb_labels_len,
-				   RB_LABELS_SIZE - rb_labels_len, "%d,%s,%s,%s,%ld\n",
-				   id, test, params, role, iterations);
+	len = snprintf(rb_labels + rb_labels_len, room, "%d,%s,%s,%s,%ld\n",
+		       id, test, params, role, iterations);
+	if (len >= room) {
+		rb_labels[rb_labels_len] = '\0';
+		rb_overflow = true;
+		return;
+	}
+	rb_labels_len += len;
 }
 
 static int rb_count_labels_show(struct seq_file *m, void *v)
@@ -1014,7 +1076,7 @@ static long rb_count_loops(void)
 	return loops_given ? loops : RB_COUNT_LOOPS;
 }
 
-static int rb_test_count_read(const struct rb_read_ops *ops, int id,
+static int rb_count_read_test(const struct rb_read_ops *ops, int id,
 			      void (*region)(void (*fn)(long), long))
 {
 	long n = rb_count_loops();
@@ -1035,6 +1097,16 @@ static int rb_test_count_read(const struct rb_read_ops *ops, int id,
 	}
 	pr_info("%s: %ld loops counted\n", test, n);
 	return 0;
+}
+
+static int rb_test_count_read(void)
+{
+	return rb_count_read_test(&rb_read_plain_ops, RB_ID_COUNT_READ, rb_region_read);
+}
+
+static int rb_test_count_read_mb(void)
+{
+	return rb_count_read_test(&rb_read_mb_ops, RB_ID_COUNT_READ_MB, rb_region_read_mb);
 }
 
 /* count_callrcu: per call_rcu() with preallocated heads, per callback invoked. */
@@ -1224,32 +1296,9 @@ static int rb_test_count_refscale(void)
 	RB_RANGE(base + range_lo, base + range_hi);
 	local_irq_restore(flags);
 	snprintf(params, sizeof(params), "readers=1;nest=1;loops=%ld", rb_count_loops());
-	rb_label(RB_ID_COUNT_RANGE, params, "range", rb_count_loops());
+	/* Labelled with the base: the plugin adds the range's generation. */
+	rb_label(RB_RANGE_ID_BASE, params, "range", rb_count_loops());
 	return 0;
-}
-
-static int rb_run_count_test(void)
-{
-	rb_labels = kzalloc(RB_LABELS_SIZE, GFP_KERNEL);
-	if (!rb_labels)
-		return -ENOMEM;
-	if (!strcmp(test, "count_read"))
-		return rb_test_count_read(&rb_read_ops[0], RB_ID_COUNT_READ, rb_region_read);
-	if (!strcmp(test, "count_read_mb"))
-		return rb_test_count_read(&rb_read_ops[1], RB_ID_COUNT_READ_MB,
-					  rb_region_read_mb);
-	if (!strcmp(test, "count_callrcu"))
-		return rb_test_count_callrcu();
-	if (!strcmp(test, "count_refscale"))
-		return rb_test_count_refscale();
-	return rb_test_count_gp();
-}
-
-static bool rb_is_count_test(void)
-{
-	return !strcmp(test, "count_read") || !strcmp(test, "count_read_mb") ||
-	       !strcmp(test, "count_callrcu") || !strcmp(test, "count_gp") ||
-	       !strcmp(test, "count_refscale");
 }
 
 /* ---- latency ---------------------------------------------------------- */
@@ -1439,43 +1488,90 @@ static int rb_check_params(void)
 	return 0;
 }
 
-static int rb_run_test(void)
+/* ---- the tests, init, exit ------------------------------------------- */
+
+enum rb_kind {
+	RB_TIMED,	/* rows in debugfs rcubench/results */
+	RB_COUNTED,	/* labels in debugfs rcubench/count_labels, no rows */
+};
+
+struct rb_test {
+	const char *name;
+	int (*run)(void);
+	enum rb_kind kind;
+	int rows;		/* the most rows one load adds: rows + */
+	int rows_per_sample;	/* rows_per_sample * samples */
+	const char *params;	/* the parameters it reads */
+};
+
+#define RB_TEST_ENTRY(_name, _kind, _rows, _rows_per_sample, _params)	\
+	{								\
+		.name = #_name,						\
+		.run = rb_test_##_name,					\
+		.kind = _kind,						\
+		.rows = _rows,						\
+		.rows_per_sample = _rows_per_sample,			\
+		.params = _params,					\
+	},
+
+static const struct rb_test rb_tests[] = {
+	RB_UNPAREN(RB_TESTS(RB_TEST_ENTRY))
+};
+
+static const char rb_test_names[] = RB_UNPAREN(RB_TESTS(RB_TEST_NAME));
+
+static const struct rb_test *rb_find_test(const char *name)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(rb_read_ops); i++)
-		if (!strcmp(test, rb_read_ops[i].name))
-			return rb_test_read(&rb_read_ops[i]);
-	if (!strcmp(test, "callrcu_cost"))
-		return rb_test_callrcu_cost();
-	if (!strcmp(test, "callrcu_capacity"))
-		return rb_test_callrcu_capacity();
-	if (!strcmp(test, "gp"))
-		return rb_test_gp();
-	if (rb_is_count_test())
-		return rb_run_count_test();
-	if (!strcmp(test, "latency"))
-		return rb_test_latency();
-	pr_err("invalid parameter test=%s: must be read, read_mb, callrcu_cost, callrcu_capacity, gp, latency or count_*\n",
-	       test);
-	return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(rb_tests); i++)
+		if (!strcmp(name, rb_tests[i].name))
+			return &rb_tests[i];
+	return NULL;
+}
+
+static void rb_free(void)
+{
+	kfree(rb_labels);
+	rb_labels = NULL;
+	kvfree(rb_rows);
+	rb_rows = NULL;
 }
 
 static int __init rb_init(void)
 {
+	const struct rb_test *t = rb_find_test(test);
 	int ret;
 
+	if (!t) {
+		pr_err("invalid parameter test=%s: must be one of:%s\n", test, rb_test_names);
+		return -EINVAL;
+	}
 	ret = rb_check_params();
 	if (ret)
 		return ret;
-	rb_maxrows = 2 * samples + 16;
-	rb_rows = kvcalloc(rb_maxrows, sizeof(*rb_rows), GFP_KERNEL);
-	if (!rb_rows)
-		return -ENOMEM;
-	ret = rb_run_test();
+	rb_maxrows = t->rows + t->rows_per_sample * samples;
+	if (rb_maxrows) {
+		rb_rows = kvcalloc(rb_maxrows, sizeof(*rb_rows), GFP_KERNEL);
+		if (!rb_rows)
+			return -ENOMEM;
+	}
+	if (t->kind == RB_COUNTED) {
+		rb_labels = kzalloc(RB_LABELS_SIZE, GFP_KERNEL);
+		if (!rb_labels) {
+			rb_free();
+			return -ENOMEM;
+		}
+	}
+	ret = t->run();
+	if (!ret && rb_overflow) {
+		/* A bound in RB_TESTS is wrong: fail rather than drop results. */
+		pr_err("test=%s: more results than its bound (%d rows, %d bytes of labels)\n",
+		       test, rb_maxrows, RB_LABELS_SIZE);
+		ret = -ENOSPC;
+	}
 	if (ret) {
-		kfree(rb_labels);
-		kvfree(rb_rows);
+		rb_free();
 		return ret;
 	}
 	rb_debugfs_dir = debugfs_create_dir("rcubench", NULL);
@@ -1489,8 +1585,7 @@ static int __init rb_init(void)
 static void __exit rb_exit(void)
 {
 	debugfs_remove_recursive(rb_debugfs_dir);
-	kfree(rb_labels);
-	kvfree(rb_rows);
+	rb_free();
 }
 
 module_init(rb_init);

@@ -33,6 +33,39 @@ conf_get() {
 		}' "$RB_TOP/suite.conf"
 }
 
+# bench_tests KIND LIST: the names of the bench tests (suite.conf
+# BENCH_TEST_*), in table order, whose kind is KIND (timed, count) and whose
+# list is LIST (sweep, named); "any" matches every value.
+bench_tests() {
+	awk -v kind="$1" -v list="$2" '
+		/^[ \t]*#/ { next }
+		/^[ \t]*BENCH_TEST_[A-Za-z0-9_]+[ \t]*=/ {
+			i = index($0, "=")
+			name = substr($0, 1, i - 1); gsub(/[ \t]/, "", name); sub(/^BENCH_TEST_/, "", name)
+			split(substr($0, i + 1), f, " ")
+			if ((kind == "any" || f[1] == kind) && (list == "any" || f[3] == list))
+				printf "%s%s", (n++ ? " " : ""), name
+		}
+		END { print "" }' "$RB_TOP/suite.conf"
+}
+
+# bench_settings PROFILE: the guest job's settings of a make bench profile
+# (suite.conf BENCH_QUICK, BENCH_FULL) as K=V lines, REPEATS left out; a
+# BENCH_* variable in the environment overrides its value.
+bench_settings() {
+	local kv name
+	for kv in $(conf_get "BENCH_${1^^}"); do
+		name=${kv%%=*}
+		[ "$name" != REPEATS ] || continue
+		echo "$name=${!name:-${kv#*=}}"
+	done
+}
+
+# bench_repeats PROFILE: boots per (kernel, vCPUs) cell of a profile.
+bench_repeats() {
+	conf_get "BENCH_${1^^}" | tr ' ' '\n' | sed -n 's/^REPEATS=//p'
+}
+
 # check_kernel NAME: die unless NAME is in the kernel list or is one of
 # the debug variants (DEBUG_KERNELS).
 check_kernel() {
@@ -115,6 +148,21 @@ kernel_bzimage() {
 # Where bench-module/ puts rcubench.ko built against kernel NAME.
 bench_module_path() {
 	echo "$RB_CACHE/bench/$1/rcubench.ko"
+}
+
+# refscale_range KERNEL: "LO HI MODULES", the offsets in refscale.ko's .text
+# of ref_rcu_read_section() and past its end, and the address of the
+# kernel's module list (System.map): what the guest job's count_refscale
+# needs (BENCH_REFSCALE_RANGE), since the suite's kernels have no kallsyms.
+refscale_range() {
+	local ko sym modules
+	ko=$(kernel_obj "$1")/kernel/rcu/refscale.ko
+	sym=$(objdump -t "$ko" | awk '$NF == "ref_rcu_read_section" && $(NF - 2) == ".text" { print $1, $(NF - 1) }')
+	[ -n "$sym" ] || die "$1: no ref_rcu_read_section in the .text of $ko"
+	modules=$(awk '$3 == "modules" && $2 ~ /^[dD]$/ { print $1 }' "$(kernel_obj "$1")/System.map")
+	[ -n "$modules" ] || die "$1: no module list in System.map"
+	set -- $sym
+	printf '0x%x 0x%x 0x%s\n' $((0x$1)) $((0x$1 + 0x$2)) "$modules"
 }
 
 # Native host rows (workloads/urcu/run.sh, workloads/calibrate/run.sh): the

@@ -62,9 +62,9 @@ stat_of() {
 }
 
 # count_boot KERNEL VCPUS "TESTS" DIR: one boot of KERNEL with the rbcount
-# plugin running the guest bench job's count TESTS (its rcubench.ko built
-# in $RB_CACHE/bench/KERNEL); the rows of workloads/tcg-plugin/counts.py
-# go to DIR/rows.csv.
+# plugin running the guest bench job's count TESTS with the quick profile's
+# settings (its rcubench.ko built in $RB_CACHE/bench/KERNEL); the rows of
+# workloads/tcg-plugin/count_rows.py go to DIR/rows.csv.
 count_boot() {
 	local k=$1 v=$2 tests=$3 dir=$4
 	mkdir -p "$dir"
@@ -73,14 +73,15 @@ count_boot() {
 		{ cat "$dir/module.log"; fail "rcubench.ko does not build against $k"; }
 	{
 		echo "BENCH_TESTS='$tests'"
+		bench_settings quick
 		case " $tests " in *" count_refscale "*) echo "BENCH_REFSCALE_RANGE='$(refscale_range "$k")'" ;; esac
 		cat "$RB_TOP/workloads/guest/jobs/bench.sh"
 	} >"$dir/job.sh"
 	"$RB_TOP/workloads/boot.sh" --kernel "$k" --vcpus "$v" --job "$dir/job.sh" --out "$dir" \
 		--quiet --plugin || fail "$k/$v: count boot failed: $(cat "$dir/status" 2>/dev/null)"
-	/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$k" \
+	/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/count_rows.py" --kernel "$k" \
 		--counts "$dir/results/counts.csv" --labels "$dir/results/count-labels.csv" >"$dir/rows.csv" ||
-		fail "$k/$v: counts.py failed"
+		fail "$k/$v: count_rows.py failed"
 	[ -s "$dir/rows.csv" ] || fail "$k/$v: no count rows"
 }
 
@@ -90,18 +91,4 @@ count_of() {
 	v=$(awk -F, -v t="$2" -v p="$3" -v m="$4" '$1 == t && $2 == p && $3 == m { print $4 }' "$1")
 	[ -n "$v" ] || fail "no row $2,$3,$4 in $1"
 	echo "$v"
-}
-
-# refscale_range KERNEL: "LO HI MODULES", the offsets in refscale.ko's .text
-# of ref_rcu_read_section() and past its end, and the address of the
-# kernel's module list (System.map).
-refscale_range() {
-	local ko sym modules
-	ko=$(kernel_obj "$1")/kernel/rcu/refscale.ko
-	sym=$(objdump -t "$ko" | awk '$NF == "ref_rcu_read_section" && $(NF - 2) == ".text" { print $1, $(NF - 1) }')
-	[ -n "$sym" ] || fail "$1: no ref_rcu_read_section in the .text of $ko"
-	modules=$(awk '$3 == "modules" && $2 ~ /^[dD]$/ { print $1 }' "$(kernel_obj "$1")/System.map")
-	[ -n "$modules" ] || fail "$1: no module list in System.map"
-	set -- $sym
-	printf '0x%x 0x%x 0x%s\n' $((0x$1)) $((0x$1 + 0x$2)) "$modules"
 }

@@ -91,6 +91,7 @@ echo "ok: reader_us=20000 -> $(grep -o 'failed:insmod[^,]*' "$csv" | head -1)"
 # clear reason, the next test of the job still runs.
 {
 	echo "BENCH_TESTS='latency gp'"
+	bench_settings quick
 	echo "rm -f /modules/rcubench.ko"
 	cat "$RB_TOP/workloads/guest/jobs/bench.sh"
 } >"$tmp/job.sh"

@@ -43,14 +43,14 @@ grep -q 'booting it once more' "$tmp/b3.err" || fail "a hung plugin boot was not
 grep -q 'hang' "$tmp/b3/status" || fail "the retried boot's status is not a hang: $(cat "$tmp/b3/status")"
 echo "ok: a hung plugin boot is retried once, then fails as a hang ($(cat "$tmp/b3/status"))"
 
-# counts.py: the kernel's grace-period count is modulo rcu_seq_ctr()'s 62
+# count_rows.py: the kernel's grace-period count is modulo rcu_seq_ctr()'s 62
 # bits, so a difference that an older rcubench.ko took modulo 2^64 across
 # Tree RCU's early wrap comes out exact.
-/usr/bin/python3 - "$RB_TOP/workloads/tcg-plugin" <<'PY' || fail "counts.py does not reduce a wrapped grace-period count"
+/usr/bin/python3 - "$RB_TOP/workloads/tcg-plugin" <<'PY' || fail "count_rows.py does not reduce a wrapped grace-period count"
 import sys
 sys.path.insert(0, sys.argv[1])
-import counts
+import count_rows as counts
 assert counts.kernel_gps(20) == 20
 assert counts.kernel_gps((3 << 62) + 20) == 20, counts.kernel_gps((3 << 62) + 20)
 PY
-echo "ok: counts.py reads a grace-period count across the counter's wrap as the count"
+echo "ok: count_rows.py reads a grace-period count across the counter's wrap as the count"

@@ -23,7 +23,8 @@ the analysis.
 
 Profiles (suite.conf BENCH_QUICK, BENCH_FULL: boots per cell and guest
 settings): quick by default, with VCPUS_QUICK; --full with VCPUS_FULL.
---repeats N overrides the profile's boots per cell.  Tests: $ALL_TESTS.
+--repeats N overrides the profile's boots per cell.  Tests (suite.conf
+BENCH_TEST_*): $SWEEP_TESTS by default; also $(bench_tests any named).
 --no-analysis skips analysis/report.py at the end.
 --resume continues an interrupted sweep with its own parameters, seed and
 order ("last": the newest unfinished one); finished cells are not redone,
@@ -32,8 +33,11 @@ override them.  Exits non-zero when any cell failed, listing them.
 USAGE
 }
 
-ALL_TESTS=$(conf_get BENCH_TESTS)
-COUNT_TESTS=$(conf_get COUNT_TESTS)
+# The bench tests (suite.conf BENCH_TEST_*): those a sweep runs by default,
+# all it accepts, and the counted ones.
+SWEEP_TESTS=$(bench_tests any sweep)
+ALL_TESTS=$(bench_tests any any)
+COUNT_TESTS=$(bench_tests count any)
 
 # count_tests_in 1|0 TESTS...: those of TESTS that are (1) or are not (0)
 # count tests.
@@ -49,9 +53,9 @@ count_tests_in() {
 # count_rows K CELL: the plugin boot's counts as guest rows in CELL/results/bench.csv.
 count_rows() {
 	[ -f "$2/results/counts.csv" ] || return 0
-	"$PY" "$RB_TOP/workloads/tcg-plugin/counts.py" --kernel "$1" --counts "$2/results/counts.csv" \
+	"$PY" "$RB_TOP/workloads/tcg-plugin/count_rows.py" --kernel "$1" --counts "$2/results/counts.csv" \
 		--labels "$2/results/count-labels.csv" --append "$2/results/bench.csv" 2>>"$2/boot.log" ||
-		note "bench: $2: counts.py failed (see boot.log)"
+		note "bench: $2: count_rows.py failed (see boot.log)"
 }
 
 PY=/usr/bin/python3
@@ -91,22 +95,6 @@ newest_unfinished() {
 		grep -q '"complete": false' "$d/metadata.json" && { echo "${d%/}"; return 0; }
 	done
 	die "no unfinished sweep under reports/ to resume"
-}
-
-# Guest settings of a profile (suite.conf BENCH_QUICK, BENCH_FULL), as
-# K=V lines; a BENCH_* variable in the environment overrides its value.
-profile_settings() {
-	local kv name
-	for kv in $(conf_get "BENCH_${1^^}"); do
-		name=${kv%%=*}
-		[ "$name" != REPEATS ] || continue
-		echo "$name=${!name:-${kv#*=}}"
-	done
-}
-
-# Boots per (kernel, vCPUs) cell of a profile.
-profile_repeats() {
-	conf_get "BENCH_${1^^}" | tr ' ' '\n' | sed -n 's/^REPEATS=//p'
 }
 
 check_positive() {
@@ -163,9 +151,9 @@ else
 	if [ -z "$vcpus" ]; then
 		if [ $full = 1 ]; then vcpus=$(conf_get VCPUS_FULL); else vcpus=$(conf_get VCPUS_QUICK); fi
 	fi
-	repeats=${repeats:-$(profile_repeats $profile)}
-	tests=${tests:-$ALL_TESTS}
-	settings=$(profile_settings $profile)
+	repeats=${repeats:-$(bench_repeats $profile)}
+	tests=${tests:-$SWEEP_TESTS}
+	settings=$(bench_settings $profile)
 	seed=$(boots seed --seed "$seed") || exit 1
 fi
 [ -n "$kernels" ] || die "no kernels given"
@@ -351,6 +339,8 @@ run_boot() {
 	{
 		echo "BENCH_TESTS='$*'"
 		echo "$settings"
+		# count_refscale (named only) needs refscale's loop found on the host.
+		case " $* " in *" count_refscale "*) echo "BENCH_REFSCALE_RANGE='$(refscale_range "$k")'" ;; esac
 		cat "$RB_TOP/workloads/guest/jobs/bench.sh"
 	} >"$cell/job.sh"
 	load_before=$(load1)

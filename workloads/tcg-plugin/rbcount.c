@@ -17,7 +17,7 @@
  *   Windows.  Between a window-open and a window-close marker (on any
  *   vCPU) every instruction of every vCPU is attributed to the vmlinux
  *   function holding its address (System.map), or, outside vmlinux text,
- *   to the address of its translation block (module code: counts.py does
+ *   to the address of its translation block (module code: count_rows.py does
  *   not use these yet; the suite's kernels have no kallsyms to map them).
  *   Interrupts are included: the RCU core's tick work is what a window
  *   measures.
@@ -102,28 +102,24 @@ void qemu_plugin_outs(const char *string);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-/* ---- markers: keep in sync with bench-module/rb_marker.h -------------- */
+/* ---- markers: the protocol of bench-module/rb_marker.h ---------------- */
 
-#define RB_MARKER_MAGIC 0x52420000u	/* "RB" in the displacement's top half */
-#define RB_MARKER_MASK 0xffff0000u
-#define RB_OP(disp) (((disp) >> 12) & 0xf)
-#define RB_ID(disp) ((disp) & 0xfff)
-enum {
-	RB_OP_START = 1, RB_OP_END = 2, RB_OP_WIN_OPEN = 3, RB_OP_WIN_CLOSE = 4,
-	RB_OP_RANGE_LO = 5, RB_OP_RANGE_HI = 6,
-};
+#include "rb_marker.h"
+
+#define RB_OP(disp) (((disp) >> RB_MARKER_OP_SHIFT) & RB_MARKER_OP_MASK)
+#define RB_ID(disp) ((disp) & RB_MARKER_ID_MASK)
 
 /* ---- instruction classes ---------------------------------------------- */
 
+/* In the order of RB_CLASS_NAMES, whose names head counts.csv's columns. */
 enum rb_class {
 	C_INSNS, C_LOCKED, C_FENCES, C_CLI, C_STI, C_PUSHF, C_POPF,
 	C_PERCPU, C_CALLS, C_RETS, C_LOADS, C_STORES, C_N
 };
 
-static const char *const rb_class_name[C_N] = {
-	"insns", "locked", "fences", "cli", "sti", "pushf", "popf",
-	"percpu", "calls", "rets", "loads", "stores",
-};
+static const char *const rb_class_name[] = { RB_CLASS_NAMES };
+_Static_assert(sizeof(rb_class_name) / sizeof(rb_class_name[0]) == C_N,
+	       "enum rb_class and RB_CLASS_NAMES differ in length");
 
 struct rb_decoded {
 	uint32_t cls[C_N];
@@ -174,7 +170,7 @@ static void rb_decode(const uint8_t *p, size_t len, struct rb_decoded *d)
 			uint32_t disp;
 
 			memcpy(&disp, p + 2, 4);
-			if ((disp & RB_MARKER_MASK) == RB_MARKER_MAGIC) {
+			if ((disp & RB_MARKER_MAGIC_MASK) == RB_MARKER_MAGIC) {
 				d->marker_op = RB_OP(disp);
 				d->marker_id = RB_ID(disp);
 			}
@@ -555,7 +551,6 @@ static inline void rb_irq_track(struct rb_vcpu *v, bool entry, bool iret)
  * region with id RB_RANGE_ID_BASE + the range's generation; the first
  * ret of a block inside the range closes it.
  */
-#define RB_RANGE_ID_BASE 256
 static uint64_t rb_range_lo, rb_range_hi;	/* [lo, hi), 0: none */
 static int rb_range_gen;
 

@@ -1,6 +1,9 @@
 # Guest job (busybox sh): the rcu-bench measurements for one (kernel, vCPUs)
-# boot.  The host (workloads/bench.sh) prepends the BENCH_* settings; the
-# defaults below make the job runnable on its own (make boot JOB=...).
+# boot.  The host prepends BENCH_TESTS (names of suite.conf BENCH_TEST_*,
+# each run by test_<name> below) and every other BENCH_* setting, from
+# suite.conf's profiles (workloads/bench.sh; scripts/lib.sh bench_settings):
+# the job has no defaults of its own, and passes rcubench.ko every
+# parameter a test reads (bench-module/rcubench.c RB_TESTS).
 #
 # Writes to /results/:
 #   bench.csv        rows "test,params,metric,value,unit,source" of the
@@ -12,20 +15,16 @@
 #   count-labels.csv the count_* tests' region labels, for the host to join
 #                    with the rbcount plugin's counts (plugin boots only)
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
-: "${BENCH_TESTS:=read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale latency}"
-: "${BENCH_NESTS:=1 2}"
-: "${BENCH_RUNS:=5}"
-: "${BENCH_TARGET_MS:=20}"
-: "${BENCH_CALLRCU_MS:=500}"
-: "${BENCH_CALLRCU_CALLS:=100000}"
-: "${BENCH_MAX_BACKLOG:=10000}"
-: "${BENCH_GP_SAMPLES:=50}"
-: "${BENCH_WAIT_S:=120}"
-: "${BENCH_PERF:=1}"
-: "${BENCH_COUNT_LOOPS:=20000}"
-: "${BENCH_COUNT_GPS:=20}"
-: "${BENCH_LATENCY_US:=10,100,1000,10000}"
-: "${BENCH_LATENCY_SAMPLES:=100}"
+missing=
+for v in BENCH_TESTS BENCH_NESTS BENCH_RUNS BENCH_TARGET_MS BENCH_CALLRCU_MS BENCH_CALLRCU_CALLS \
+	BENCH_MAX_BACKLOG BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
+	BENCH_COUNT_GPS BENCH_LATENCY_US BENCH_LATENCY_SAMPLES; do
+	eval "[ -n \"\${$v:-}\" ]" || missing="$missing $v"
+done
+if [ -n "$missing" ]; then
+	echo "rcu-bench-job: no setting for$missing: the host passes them (scripts/lib.sh bench_settings)"
+	exit 2
+fi
 
 MOD=/modules
 NCPUS=$(nproc)
@@ -103,7 +102,7 @@ median() {
 
 test_read() {
 	for r in $(reader_counts); do
-		for n in $BENCH_NESTS; do
+		for n in $(echo "$BENCH_NESTS" | tr , " "); do
 			rcubench test=read readers="$r" nest="$n" runs="$BENCH_RUNS" \
 				target_ms="$BENCH_TARGET_MS" || return 1
 		done
@@ -112,7 +111,8 @@ test_read() {
 
 test_read_mb() {
 	for r in $(reader_counts); do
-		rcubench test=read_mb readers="$r" runs="$BENCH_RUNS" target_ms="$BENCH_TARGET_MS" || return 1
+		rcubench test=read_mb readers="$r" nest=1 runs="$BENCH_RUNS" target_ms="$BENCH_TARGET_MS" ||
+			return 1
 	done
 }
 
@@ -164,7 +164,8 @@ test_gp() {
 	for load in idle readers; do
 		stats_snapshot "/results/stats-before-$load.txt"
 		t0=$(uptime_s)
-		rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" || return 1
+		rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" hold_us="$BENCH_GP_HOLD_US" ||
+			return 1
 		t1=$(uptime_s)
 		stats_snapshot "/results/stats-after-$load.txt"
 		gp_stages_rows "$load" "/results/stats-before-$load.txt" \
@@ -258,7 +259,8 @@ test_count_callrcu() {
 
 test_count_gp() {
 	for load in idle readers; do
-		rcubench_count test=count_gp load="$load" samples="$BENCH_COUNT_GPS" || return 1
+		rcubench_count test=count_gp load="$load" samples="$BENCH_COUNT_GPS" \
+			hold_us="$BENCH_GP_HOLD_US" || return 1
 	done
 }
 

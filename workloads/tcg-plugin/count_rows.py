@@ -27,14 +27,37 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 SOURCE = "tcg-plugin"
-CLASSES = ["insns", "locked", "fences", "cli", "sti", "pushf", "popf",
-           "percpu", "calls", "rets", "loads", "stores"]
+# The marker protocol, shared by rcubench.ko and the plugin.
+MARKER_H = Path(__file__).resolve().parent.parent.parent / "bench-module" / "rb_marker.h"
+
+
+class CountError(Exception):
+    """Inputs that do not fit together: the message names the problem."""
+
+
+def marker_defines(path: Path = MARKER_H) -> dict[str, str]:
+    """The #define NAME VALUE lines of rb_marker.h (continuations joined)."""
+    text = path.read_text().replace("\\\n", " ")
+    return {m[1]: m[2].strip() for m in re.finditer(r"^#define\s+(\w+)[ \t]+(.+)$", text, re.M)}
+
+
+def marker_constants(path: Path = MARKER_H) -> tuple[list[str], int]:
+    """The instruction classes (RB_CLASS_NAMES) and RB_RANGE_ID_BASE."""
+    defines = marker_defines(path)
+    try:
+        classes = re.findall(r'"(\w+)"', defines["RB_CLASS_NAMES"])
+        base = int(defines["RB_RANGE_ID_BASE"], 0)
+    except (KeyError, ValueError) as e:
+        raise CountError(f"{path}: no usable {e}") from e
+    return classes, base
+
+
+# The plugin's instruction classes, in counts.csv's column order; range
+# regions (count_refscale): the plugin's id is RANGE_ID_BASE plus the
+# range's generation 1, 2, ...
+CLASSES, RANGE_ID_BASE = marker_constants()
 IRQFLAG = ["cli", "sti", "pushf", "popf"]
 GROUP_NAMES = ["tick", "gp_machine", "cb_advance", "cb_invoke", "softirq", "other"]
-
-# Range regions (count_refscale): the plugin's id is this base plus the
-# range's generation 1, 2, ... (bench-module/rcubench.c RB_ID_COUNT_RANGE).
-RANGE_ID_BASE = 256
 
 # The RCU family of each kernel of the suite.
 FAMILY = {"classic": "classic", "preempt": "rcupreempt", "tree": "tree",
@@ -77,10 +100,6 @@ READ_SIDE = r"__rcu_read_(un)?lock|rcu_read_unlock_special|rcu_preempted_reader_
 CORE = (r"rcu_.*|__rcu_.*|_?_?call_rcu|synchronize_rcu.*|wakeme_after_rcu|__wait_rcu_gp|wait_rcu_gp"
         r"|invoke_rcu_core|cpu_quiet|force_quiescent_state|_?_?note_gp_changes|force_qs_rnp"
         r"|dyntick_save_progress_counter")
-
-
-class CountError(Exception):
-    """Inputs that do not fit together: the message names the problem."""
 
 
 def read_sections(path: Path) -> dict[str, list[dict[str, str]]]:
