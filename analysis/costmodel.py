@@ -3,7 +3,7 @@ host's per-class costs (calib rows) -> modelled ns.
 
 Inputs are results rows (resultdir.Row, or anything with the attributes
 kernel, vcpus, test, params (dict), metric, value, status): count_read,
-count_read_mb and count_gp from workloads/tcg-plugin/counts.py, and calib
+count_read_mb and count_gp from workloads/tcg-plugin/count_rows.py, and calib
 from workloads/calibrate/run.sh (host costs per instruction class).
 
 Modelled ns = sum over classes of count x cost, always a range [low, high]:

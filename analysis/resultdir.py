@@ -40,10 +40,10 @@ AGREEMENT_COLUMNS = ["kernel", "vcpus", "repeat", "rcubench_ns_per_pair", "rcube
                      "refscale_ns", "ratio"]
 
 # Rows whose test differs from the cell (the test the guest job ran) that
-# produced them: a cell is finished, failed and redone as a whole, these
-# rows with it.  The one place this mapping is written; the host table of
-# bench tests (analysis/suiteconf.py) is to provide it.
-CELL_OF_TEST = {"gp_stages": "gp", "latency_boost": "latency"}
+# produced them, e.g. gp_stages rows of the gp cell: a cell is finished,
+# failed and redone as a whole, these rows with it.  The mapping comes from
+# the host table of bench tests (suite.conf BENCH_TEST_*).
+_CELL_OF_TEST: dict[str, str] = {}
 
 
 class ResultsError(Exception):
@@ -355,8 +355,11 @@ def load_result_dir(resultdir: Path) -> ResultDir:
 
 
 def cell_of(test: str) -> str:
-    """The cell (guest job test) a row of test belongs to."""
-    return CELL_OF_TEST.get(test, test)
+    """The cell (guest job test) a row of test belongs to; rows of the
+    host's own tests (calibration, the liburcu anchor) are their own cell."""
+    if not _CELL_OF_TEST:
+        _CELL_OF_TEST.update(suiteconf.cell_of_test())
+    return _CELL_OF_TEST.get(test, test)
 
 
 # ---- The sweep's view: rows as the cells of the file, read and rewritten

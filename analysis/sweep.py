@@ -115,9 +115,9 @@ def done_cells(rows: list[dict[str, str]]) -> set[CellKey]:
 
 
 def tests_of_repeat(tests: list[str], repeat: int) -> list[str]:
-    """The tests a sweep runs in one repeat: the count tests (suite.conf
-    COUNT_TESTS) only in the first, since their counts are exact."""
-    counted = set(suiteconf.conf_list("COUNT_TESTS"))
+    """The tests a sweep runs in one repeat: the count tests (kind count in
+    suite.conf's table) only in the first, since their counts are exact."""
+    counted = set(suiteconf.count_tests())
     return [t for t in tests if repeat == 1 or t not in counted]
 
 

@@ -2,7 +2,7 @@
 """Check that every place naming the bench tests agrees with the host's
 table (suite.conf BENCH_TEST_*): rcubench.ko's RB_TESTS, the guest job's
 test_<name> functions and the parameters they pass, analysis/SCHEMA.md's
-vocabulary, the analysis' test -> cell mapping and suite.conf COUNT_TESTS;
+vocabulary and the analysis' test -> cell mapping;
 and that the rbcount plugin's instruction classes follow rb_marker.h.
 
 Usage: registry_check.py [--top DIR] (default: this checkout).  Prints one
@@ -123,12 +123,6 @@ def check(top: Path) -> list[str]:
         print(f"analysis/{where}: CELL_OF_TEST {cell_map}")
     else:
         print("analysis: no CELL_OF_TEST (the analysis reads suiteconf.cell_of_test())")
-
-    count = suiteconf.conf_get("COUNT_TESTS", top / "suite.conf").split() \
-        if "COUNT_TESTS" in suiteconf.read_conf(top / "suite.conf") else None
-    if count is not None and count != suiteconf.count_tests(top / "suite.conf"):
-        errors.append(f"suite.conf COUNT_TESTS is {count}, the table's count tests are "
-                      f"{suiteconf.count_tests(top / 'suite.conf')}")
 
     members, names = plugin_classes(top)
     if not names or members != names:

@@ -3,7 +3,7 @@
 # table (BENCH_TEST_*) against rcubench.c's RB_TESTS (names and kinds), the
 # guest job (a test_<name> for each, passing every parameter the module
 # says the test reads), analysis/SCHEMA.md's vocabulary, the analysis'
-# test -> cell mapping and COUNT_TESTS; the plugin's instruction classes
+# test -> cell mapping; the plugin's instruction classes
 # against rb_marker.h (tests/registry_check.py).  Each kind of disagreement,
 # made in a copy, must be caught.
 set -euo pipefail
@@ -45,6 +45,5 @@ mutant job-missing workloads/guest/jobs/bench.sh 's/^test_latency() {/latency_te
 mutant job-param workloads/guest/jobs/bench.sh 's/ hold_us="$BENCH_GP_HOLD_US"//' 'does not pass hold_us='
 mutant rows suite.conf 's/^\(BENCH_TEST_gp = .*\) gp_stages$/\1/' 'vocabulary has gp_stages'
 mutant schema analysis/SCHEMA.md '/^| latency_boost |/d' 'latency_boost .* not in SCHEMA'
-mutant count-tests suite.conf 's/^COUNT_TESTS = count_read /COUNT_TESTS = /' 'COUNT_TESTS is'
 mutant classes workloads/tcg-plugin/rbcount.c 's/C_INSNS, C_LOCKED, C_FENCES/C_INSNS, C_FENCES, C_LOCKED/' \
 	'enum rb_class'
