@@ -51,6 +51,7 @@ expect_fail "an unknown kernel" "$RB_TOP/workloads/check-config.sh" no-such-kern
 facts=$(cat "$RB_TOP"/configs/*/facts | sed -n 's/^\([A-Z_][A-Z_0-9]*\)[ \t]*=.*/\1/p' | sort -u)
 [ "$("$RB_TOP/scripts/scenario.py")" = "$all" ] || fail "scenario.py lists other scenarios than lib.sh"
 # One Python process for all of them: "KERNEL FACT=value" lines.
+# shellcheck disable=SC2086 # one argument per fact name
 /usr/bin/python3 - "$RB_TOP/scripts" $facts >"$tmp/py" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
