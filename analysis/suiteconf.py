@@ -42,8 +42,8 @@ def conf_list(name: str, path: Path = SUITE_CONF) -> list[str]:
 
 
 def kernels() -> list[str]:
-    """Every kernel name the suite knows: built ones and pending ones."""
-    return conf_list("KERNELS") + conf_list("KERNELS_PENDING")
+    """The suite's kernels (KERNELS), in the reports' order."""
+    return conf_list("KERNELS")
 
 
 def csv_columns() -> list[str]:

@@ -19,9 +19,11 @@ note() {
 	echo "rcu-bench: $*" >&2
 }
 
-# conf_get NAME: value of NAME in suite.conf (empty when absent).
-conf_get() {
-	awk -v k="$1" '
+# conf_file_get FILE NAME: the value of NAME in FILE, a file of "NAME =
+# value" lines (suite.conf, configs/<kernel>/facts); exits 1 when FILE does
+# not set NAME.
+conf_file_get() {
+	awk -v k="$2" '
 		/^[ \t]*#/ { next }
 		{
 			i = index($0, "=")
@@ -29,8 +31,9 @@ conf_get() {
 			name = substr($0, 1, i - 1); gsub(/[ \t]/, "", name)
 			if (name != k) next
 			v = substr($0, i + 1); sub(/^[ \t]+/, "", v); sub(/[ \t]+$/, "", v)
-			print v; exit
-		}' "$RB_TOP/suite.conf"
+			print v; found = 1; exit
+		}
+		END { exit !found }' "$1"
 }
 
 # bench_tests KIND LIST: the names of the bench tests (suite.conf
@@ -66,47 +69,81 @@ bench_repeats() {
 	conf_get "BENCH_${1^^}" | tr ' ' '\n' | sed -n 's/^REPEATS=//p'
 }
 
-# check_kernel NAME: die unless NAME is in the kernel list or is one of
-# the debug variants (DEBUG_KERNELS).
+# conf_get NAME: value of NAME in suite.conf (empty when absent).
+conf_get() {
+	conf_file_get "$RB_TOP/suite.conf" "$1" || true
+}
+
+# The kernel scenarios (configs/README.md): configs/<kernel>/ holds all
+# the suite knows of kernel <kernel>: facts (banner, RCU family, torture
+# arguments, ...; "NAME = value" lines), config (its Kconfig fragment, with
+# #CHECK# assertions) and boot (kernel arguments).  A scenario whose facts
+# set BASE derives from that scenario: its fragments and boot arguments
+# come first, then those of the shared fragments it names in FRAGMENTS
+# (configs/<name>.config and configs/<name>.boot), then its own; it has the
+# base's facts unless it sets them itself.
+
+# scenarios: the name of every kernel scenario, one a line.
+scenarios() {
+	local f
+	for f in "$RB_TOP"/configs/*/facts; do
+		[ -f "$f" ] || continue
+		f=${f%/facts}
+		echo "${f##*/}"
+	done | LC_ALL=C sort
+}
+
+# check_kernel NAME: die unless NAME is a kernel scenario (configs/NAME/).
 check_kernel() {
-	local k
-	for k in $(conf_get KERNELS) $(conf_get DEBUG_KERNELS); do
-		[ "$k" = "$1" ] && return 0
-	done
-	for k in $(conf_get KERNELS_PENDING); do
-		[ "$k" = "$1" ] && die "kernel '$1' is not available yet: its patches have not landed"
-	done
-	die "unknown kernel '$1' (known: $(conf_get KERNELS) $(conf_get DEBUG_KERNELS))"
-}
-
-# is_debug_kernel NAME: true when NAME is a debug variant (DEBUG_KERNELS).
-is_debug_kernel() {
-	case " $(conf_get DEBUG_KERNELS) " in
-	*" $1 "*) return 0 ;;
+	case "$1" in
+	'' | */* | .*) ;;
+	*) [ ! -f "$RB_TOP/configs/$1/facts" ] || return 0 ;;
 	esac
-	return 1
+	die "unknown kernel '$1' (known: $(scenarios | paste -sd ' '); a kernel is a directory configs/<kernel>/)"
 }
 
-# kernel_base NAME: the kernel a debug variant NAME-debug is built from
-# (NAME); a kernel of KERNELS is its own base.  Per-kernel facts of
-# suite.conf (BANNER_*, TORTURE_ARGS_*) are looked up by the base name.
-kernel_base() {
-	if is_debug_kernel "$1"; then
-		echo "${1%-debug}"
-	else
-		echo "$1"
-	fi
+# kernel_fact KERNEL FACT: FACT of kernel KERNEL, from configs/KERNEL/facts
+# or else from the scenario it derives from (BASE, recursively); empty when
+# none sets it.  BASE and FRAGMENTS are a scenario's own, never inherited.
+kernel_fact() {
+	local k=$1
+	while [ -n "$k" ]; do
+		conf_file_get "$RB_TOP/configs/$k/facts" "$2" && return 0
+		case "$2" in BASE | FRAGMENTS) return 0 ;; esac
+		k=$(conf_file_get "$RB_TOP/configs/$k/facts" BASE) || k=
+	done
 }
 
 # kernel_fragments NAME: the config fragments of kernel NAME, in merge
-# order, one path a line: configs/base.config, configs/<base>.config
-# and, for a debug variant, configs/debug.config.
+# order, one path a line: configs/base.config, then those of its scenario.
 kernel_fragments() {
 	echo "$RB_TOP/configs/base.config"
-	echo "$RB_TOP/configs/$(kernel_base "$1").config"
-	if is_debug_kernel "$1"; then
-		echo "$RB_TOP/configs/debug.config"
-	fi
+	scenario_files "$1" config
+}
+
+# kernel_boot_args NAME: the kernel command-line arguments of kernel NAME,
+# one line ('#' starts a comment line in a boot file).
+kernel_boot_args() {
+	local f
+	scenario_files "$1" boot | while read -r f; do
+		grep -v '^[[:space:]]*#' "$f" || true
+	done | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//'
+}
+
+# scenario_files NAME KIND: the files of KIND (config or boot) that make
+# kernel NAME, in order: its base's, configs/<f>.KIND of each shared
+# fragment f of FRAGMENTS, configs/NAME/KIND; files that do not exist are
+# left out (a boot file is optional, and so is a variant's config).
+scenario_files() {
+	local base f
+	check_kernel "$1"
+	base=$(kernel_fact "$1" BASE)
+	[ -z "$base" ] || scenario_files "$base" "$2"
+	for f in $(kernel_fact "$1" FRAGMENTS); do
+		[ -f "$RB_TOP/configs/$f.config" ] || die "kernel $1: no shared fragment configs/$f.config"
+		[ ! -f "$RB_TOP/configs/$f.$2" ] || echo "$RB_TOP/configs/$f.$2"
+	done
+	[ ! -f "$RB_TOP/configs/$1/$2" ] || echo "$RB_TOP/configs/$1/$2"
 }
 
 # check_vcpus N: die unless N is an integer in 1..VCPUS_MAX.

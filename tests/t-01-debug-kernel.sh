@@ -14,7 +14,8 @@ test_tmp
 
 kernel=preempt-debug
 duration=${RB_DEBUG_TORTURE_SECS:-60}
-is_debug_kernel "$kernel" || fail "$kernel is not in suite.conf DEBUG_KERNELS"
+kernel_fragments "$kernel" | grep -qx "$RB_TOP/configs/debug.config" ||
+	fail "$kernel does not merge configs/debug.config"
 
 "$RB_TOP/workloads/build-kernels.sh" "$kernel"
 again=$("$RB_TOP/workloads/build-kernels.sh" "$kernel" 2>&1)
@@ -31,7 +32,7 @@ case " $(conf_get KERNELS) " in *"-debug "*) fail "a debug variant is in KERNELS
 
 out=$tmp/torture
 "$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration "$duration" \
-	--onoff 3000 --args "$(conf_get TORTURE_ARGS) $(conf_get TORTURE_ARGS_preempt)" \
+	--onoff 3000 --args "$(conf_get TORTURE_ARGS) $(kernel_fact "$kernel" TORTURE_ARGS)" \
 	--append "rcupdate.rcu_self_test=1" --out "$out" --quiet ||
 	fail "torture run failed: $(cat "$out/summary.txt" 2>/dev/null || cat "$out/status")"
 con=$out/console.log

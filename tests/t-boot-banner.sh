@@ -1,18 +1,18 @@
 #!/bin/bash
-# Each kernel boots at 2 vCPUs (the seed kernels, suite.conf SEED_KERNELS,
-# at each count of VCPUS_FULL), prints the RCU banner suite.conf expects
-# for it, sees that many CPUs, and runs on a real clocksource (not jiffies:
+# Each kernel boots at 2 vCPUs (the seed kernels, SEED = yes in
+# configs/<kernel>/facts, at each count of VCPUS_FULL), prints the RCU
+# banner its facts expect (BANNER), sees that many CPUs, and runs on a real clocksource (not jiffies:
 # refscale would read 0 ns).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-seed=" $(conf_get SEED_KERNELS) "
 for k in $(conf_get KERNELS); do
 	counts=2
-	case "$seed" in *" $k "*) counts=$(conf_get VCPUS_FULL) ;; esac
-	want=$(conf_get "BANNER_$k")
+	[ "$(kernel_fact "$k" SEED)" != yes ] || counts=$(conf_get VCPUS_FULL)
+	want=$(kernel_fact "$k" BANNER)
+	[ -n "$want" ] || fail "$k: no BANNER in configs/$k/facts"
 	for n in $counts; do
 		out=$tmp/$k-$n
 		"$RB_TOP/workloads/boot.sh" --quiet --kernel "$k" --vcpus "$n" \

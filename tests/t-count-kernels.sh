@@ -1,22 +1,26 @@
 #!/bin/bash
 # Instruction counts of the read side with the rbcount plugin, on every
-# built kernel of the suite (2 vCPUs, interrupts on and off):
+# built kernel of the suite (2 vCPUs, interrupts on and off), by the
+# READ_SIDE of its facts (configs/<kernel>/facts):
 #  - two boots give identical count_read and count_read_mb rows (counts
 #    are exact: ticks landing in a loop are kept out of its figure);
-#  - classic, tree (rcu_read_lock() is barrier()): a read section adds no
-#    instruction, and read_mb adds exactly 2 locked instructions;
-#  - preempt: an outermost pair executes the pushf, cli and sti that the
-#    disassembly of __rcu_read_lock() and of __rcu_read_unlock() (its path
-#    up to its first call, the unlikely preempted-reader case) shows, no
-#    sti with interrupts off, and no fence or locked instruction;
-#  - tree-preempt: no fence or locked instruction per pair, read_mb adds
-#    the disassembly's locked ones, and our pair plus our empty loop's
+#  - none (classic, tree: rcu_read_lock() is barrier()): a read section
+#    adds no instruction, and read_mb adds exactly the locked instructions
+#    of the disassembly;
+#  - irqflags (preempt): an outermost pair executes the pushf, cli and sti
+#    that the disassembly of __rcu_read_lock() and of __rcu_read_unlock()
+#    (its path up to its first call, the unlikely preempted-reader case)
+#    shows, no sti with interrupts off, and no fence or locked instruction;
+#  - counter (classic-preempt, tree-preempt: a preemption or nesting
+#    count): no fence or locked instruction per pair, read_mb adds the
+#    disassembly's locked ones;
+#  - COUNT_REFSCALE = yes (tree-preempt): our pair plus our empty loop's
 #    iteration is exactly what one iteration of refscale's own loop
 #    executes (counted per call of ref_rcu_read_section(), whose
 #    instructions t-bench-loopcode checks are our read loop's).  (Its
 #    __rcu_read_unlock() inlines the special case, irq disabling included,
-#    after the fast path's branch to ret: the preempt derivation "up to the
-#    first call" does not apply.)
+#    after the fast path's branch to ret: the irqflags derivation "up to
+#    the first call" does not apply.)
 #  - count_gp (first boot): each synchronize_rcu() moved the kernel's own
 #    grace-period counter (rcu_get_gp_seq()) at least once, and the RCU
 #    core executed instructions in the window.
@@ -46,7 +50,7 @@ irqflag_ops() {
 	echo "$total"
 }
 
-# check_zero_read ROWS: classic/tree expectations on kernel $k's rows.
+# check_zero_read ROWS: READ_SIDE = none expectations on kernel $k's rows.
 check_zero_read() {
 	local rows=$1 p
 	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
@@ -58,8 +62,8 @@ check_zero_read() {
 	echo "ok: $k: a read section adds 0 instructions, read_mb exactly $(mb_locked "$k") locked ones"
 }
 
-# check_no_barrier_read ROWS: no fence or locked instruction per pair, 2
-# locked ones more with read_mb.
+# check_no_barrier_read ROWS: READ_SIDE = counter: no fence or locked
+# instruction per pair, the disassembly's locked ones more with read_mb.
 check_no_barrier_read() {
 	local rows=$1 p c
 	for p in $(awk -F, '$1 == "count_read" { print $2 }' "$rows" | sort -u); do
@@ -88,7 +92,7 @@ check_refscale() {
 	echo "ok: $k: refscale's loop executes per iteration what ours does ($(count_of "$rows" count_refscale "$r" insns) instructions)"
 }
 
-# check_preempt_read ROWS: preemptible-reader expectations on kernel $k's rows.
+# check_preempt_read ROWS: READ_SIDE = irqflags expectations on kernel $k's rows.
 check_preempt_read() {
 	local rows=$1 nest irqs p c want got
 	for nest in 1 2; do
@@ -140,7 +144,7 @@ checked=0
 for k in $(conf_get KERNELS); do
 	kernel_built "$k" || { echo "kernel $k not built: not checked"; continue; }
 	extra=
-	[ "$k" != tree-preempt ] || extra=count_refscale
+	[ "$(kernel_fact "$k" COUNT_REFSCALE)" != yes ] || extra=count_refscale
 	count_boot "$k" $VCPUS "count_read count_read_mb $extra count_gp" "$tmp/$k-1"
 	count_boot "$k" $VCPUS "count_read count_read_mb $extra" "$tmp/$k-2"
 	for i in 1 2; do
@@ -150,17 +154,13 @@ for k in $(conf_get KERNELS); do
 		fail "$k: two boots counted differently: $(diff "$tmp/$k-1/exact.csv" "$tmp/$k-2/exact.csv" | head -4)"
 	echo "ok: $k: two boots give identical counts ($(wc -l <"$tmp/$k-1/exact.csv") rows)"
 	check_count_gp "$tmp/$k-1/rows.csv"
-	case "$k" in
-	classic | tree) check_zero_read "$tmp/$k-1/rows.csv" ;;
-	preempt) check_preempt_read "$tmp/$k-1/rows.csv" ;;
-	tree-preempt)
-		check_no_barrier_read "$tmp/$k-1/rows.csv"
-		check_refscale "$tmp/$k-1/rows.csv"
-		;;
-	# rcu_read_lock() is preempt_disable(): a per-CPU count, no barrier.
-	classic-preempt) check_no_barrier_read "$tmp/$k-1/rows.csv" ;;
-	*) fail "no expectations for kernel $k" ;;
+	case "$(kernel_fact "$k" READ_SIDE)" in
+	none) check_zero_read "$tmp/$k-1/rows.csv" ;;
+	irqflags) check_preempt_read "$tmp/$k-1/rows.csv" ;;
+	counter) check_no_barrier_read "$tmp/$k-1/rows.csv" ;;
+	*) fail "$k: READ_SIDE '$(kernel_fact "$k" READ_SIDE)' in configs/$k/facts is none of none, irqflags, counter" ;;
 	esac
+	[ -z "$extra" ] || check_refscale "$tmp/$k-1/rows.csv"
 	checked=$((checked + 1))
 done
 [ $checked -gt 0 ] || { echo "no kernel built"; exit 77; }

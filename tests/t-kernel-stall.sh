@@ -1,5 +1,5 @@
 #!/bin/bash
-# RCU CPU stall warnings on the seed kernels (suite.conf SEED_KERNELS), at
+# RCU CPU stall warnings on the seed kernels (SEED = yes in their facts), at
 # the default timeout: rcutorture's stall_cpu= spins with preemption
 # disabled inside a reader on one CPU for longer than
 # rcupdate.rcu_cpu_stall_timeout (21 s), and the kernel must print its
@@ -28,7 +28,8 @@ allow='rcu_torture_stall|detected stalls on CPUs|self-detected stall on CPU'
 secs() { sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' <<<"$1"; }
 
 ran=0
-for k in $(conf_get SEED_KERNELS); do
+for k in $(conf_get KERNELS); do
+	[ "$(kernel_fact "$k" SEED)" = yes ] || continue
 	if ! kernel_built "$k"; then
 		echo "kernel $k not built"
 		continue
@@ -41,9 +42,10 @@ for k in $(conf_get SEED_KERNELS); do
 	con=$(tr -d '\r' <"$out/console.log")
 	start=$(grep -m1 'rcu_torture_stall start on CPU' <<<"$con") || fail "$k: the stall never started"
 	cpu=$(sed -n 's/.*rcu_torture_stall start on CPU \([0-9]*\)\..*/\1/p' <<<"$start")
-	case $k in
-	preempt*) impl=rcu_preempt ;;
-	*) impl=rcu_classic ;;
+	case $(kernel_fact "$k" FAMILY) in
+	rcupreempt) impl=rcu_preempt ;;
+	classic) impl=rcu_classic ;;
+	*) fail "$k: no stall-warning expectation for RCU family '$(kernel_fact "$k" FAMILY)'" ;;
 	esac
 	warn=$(grep -m1 -E "INFO: $impl (self-detected stall on CPU|detected stalls on CPUs)" <<<"$con") ||
 		fail "$k: no $impl stall warning during a ${stall}s stall"

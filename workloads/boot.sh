@@ -8,7 +8,7 @@ usage() {
 	cat <<USAGE
 usage: workloads/boot.sh --kernel NAME --vcpus N --job SCRIPT --out DIR [options]
 
-Boots kernel NAME (suite.conf KERNELS) with N vCPUs under QEMU and runs
+Boots kernel NAME (the scenario configs/NAME/) with N vCPUs under QEMU and runs
 SCRIPT as /job.sh inside the guest (busybox sh; the kernel's modules and
 rcubench.ko, when built at \$RB_CACHE/bench/NAME/rcubench.ko, are in
 /modules/*.ko; the job writes result files to /results/).  The results return over the second
@@ -19,7 +19,9 @@ options:
   --timeout S        hard time budget for the whole boot (default BOOT_TIMEOUT)
   --hang-timeout S   kill the guest after S seconds without console output
                      (default HANG_TIMEOUT)
-  --append ARGS      extra kernel command-line arguments
+  --append ARGS      extra kernel command-line arguments (after the
+                     scenario's own, configs/NAME/boot and its shared
+                     fragments' .boot files)
   --mem MB           guest memory (default GUEST_MEM_MB)
   --bzimage PATH     boot this bzImage instead of the suite's build of NAME
   --modules DIR      take *.ko from DIR (searched recursively) instead
@@ -94,10 +96,7 @@ done
 [ -n "$kernel" ] && [ -n "$vcpus" ] && [ -n "$job" ] && [ -n "$out" ] ||
 	{ usage >&2; die "--kernel, --vcpus, --job and --out are required"; }
 check_kernel "$kernel"
-# A debug variant boots with suite.conf DEBUG_BOOT_ARGS too (see there).
-if is_debug_kernel "$kernel"; then
-	append="$(conf_get DEBUG_BOOT_ARGS) $append"
-fi
+append="$(kernel_boot_args "$kernel") $append"
 check_vcpus "$vcpus"
 [ -r "$job" ] || die "no such job script: $job"
 for n in "$timeout_s" "$hang_s" "$mem"; do

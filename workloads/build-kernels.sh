@@ -2,7 +2,8 @@
 # Build the suite's kernels from one patched 6.1 tree.
 #
 #   workloads/build-kernels.sh [KERNEL...]     (default: suite.conf KERNELS;
-#                                               DEBUG_KERNELS only when named)
+#                                               the other scenarios of configs/,
+#                                               the debug variants, when named)
 #
 # The Debian linux-source tarball is unpacked once into $RB_CACHE/pristine.
 # patches/series is applied to a fresh copy, which is then synced with
@@ -84,8 +85,9 @@ kernel_key() {
 	} | sha256sum | cut -c1-16
 }
 
-# configure_kernel SRC OBJ NAME: tinyconfig + NAME's fragments (base, its
-# own, debug.config for a debug variant), checked.
+# configure_kernel SRC OBJ NAME: tinyconfig + NAME's fragments
+# (configs/base.config, then its scenario's: scripts/lib.sh
+# kernel_fragments), checked (workloads/check-config.sh).
 configure_kernel() {
 	local src=$1 obj=$2 name=$3
 	local frags

@@ -48,7 +48,7 @@ cell_args() {
 	[ "$2" != "$negative" ] || return 0
 	local args
 	args=$(conf_get TORTURE_ARGS)
-	[ "$2" != rcu ] || args="$args $(conf_get "TORTURE_ARGS_$(kernel_base "$1")")"
+	[ "$2" != rcu ] || args="$args $(kernel_fact "$1" TORTURE_ARGS)"
 	echo "$args"
 }
 

@@ -26,6 +26,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable, Optional
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import scenario  # noqa: E402  (the kernel facts: configs/<kernel>/facts)
+
 SOURCE = "tcg-plugin"
 # The marker protocol, shared by rcubench.ko and the plugin.
 MARKER_H = Path(__file__).resolve().parent.parent.parent / "bench-module" / "rb_marker.h"
@@ -58,10 +61,6 @@ def marker_constants(path: Path = MARKER_H) -> tuple[list[str], int]:
 CLASSES, RANGE_ID_BASE = marker_constants()
 IRQFLAG = ["cli", "sti", "pushf", "popf"]
 GROUP_NAMES = ["tick", "gp_machine", "cb_advance", "cb_invoke", "softirq", "other"]
-
-# The RCU family of each kernel of the suite.
-FAMILY = {"classic": "classic", "preempt": "rcupreempt", "tree": "tree",
-          "tree-preempt": "tree", "classic-preempt": "classic"}
 
 # Group of each RCU core function (regexes on the name without a .suffix).
 # An RCU function that no pattern names is "other"; read-side functions
@@ -283,8 +282,12 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) ->
 
 
 def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
-    if kernel not in FAMILY:
-        raise CountError(f"unknown kernel '{kernel}' (known: {' '.join(FAMILY)})")
+    try:
+        family = scenario.family(kernel)
+    except scenario.ScenarioError as err:
+        raise CountError(str(err)) from err
+    if family not in GROUPS:
+        raise CountError(f"kernel {kernel}: no GROUPS for RCU family {family}")
     sections = read_sections(counts)
     labels = read_labels(labels_path) if labels_path.exists() else []
     out = []
@@ -294,14 +297,14 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
     out += range_rows(sections["region"], labels)
-    return out + window_rows(sections["func"], labels, FAMILY[kernel])
+    return out + window_rows(sections["func"], labels, family)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--counts", required=True, type=Path, help="the plugin's counts.csv")
     ap.add_argument("--labels", required=True, type=Path, help="the guest's count-labels.csv")
-    ap.add_argument("--kernel", required=True, help="kernel name (suite.conf KERNELS)")
+    ap.add_argument("--kernel", required=True, help="kernel name (a scenario of configs/)")
     ap.add_argument("--append", type=Path, help="append the rows to this file (default: stdout)")
     args = ap.parse_args()
     try:

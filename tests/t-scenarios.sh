@@ -1,0 +1,69 @@
+#!/bin/bash
+# The kernel scenarios of configs/ (configs/README.md), on the host only:
+# every scenario is well formed (a Kconfig fragment of its own or a BASE
+# that is a scenario, shared FRAGMENTS that exist, the facts every kernel
+# needs), every kernel suite.conf names is a scenario, every shared
+# fragment is used, and the shell's and Python's readers of the facts
+# (scripts/lib.sh kernel_fact, scripts/scenario.py) agree on every fact.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$RB_TOP/tests/lib.sh"
+test_tmp
+
+all=$(scenarios)
+[ -n "$all" ] || fail "no scenario in configs/"
+used=" base "
+for k in $all; do
+	# A BASE chain must end (the shell's reader would loop for ever).
+	b=$k chain=
+	while [ -n "$b" ]; do
+		case " $chain " in *" $b "*) fail "$k: BASE loops through$chain" ;; esac
+		chain="$chain $b"
+		[ -f "$RB_TOP/configs/$b/facts" ] || fail "$k: BASE '$b' is not a scenario"
+		b=$(kernel_fact "$b" BASE)
+	done
+	[ -n "$(kernel_fact "$k" BASE)" ] || [ -f "$RB_TOP/configs/$k/config" ] ||
+		fail "$k: neither a config fragment nor a BASE"
+	for f in $(kernel_fact "$k" FRAGMENTS); do
+		[ -f "$RB_TOP/configs/$f.config" ] || fail "$k: FRAGMENTS names $f, no configs/$f.config"
+		used="$used$f "
+	done
+	for fact in BANNER FAMILY SEED READ_SIDE; do
+		[ -n "$(kernel_fact "$k" $fact)" ] || fail "$k: no $fact in configs/$k/facts (or its BASE's)"
+	done
+	case "$(kernel_fact "$k" SEED)" in yes | no) ;; *) fail "$k: SEED is neither yes nor no" ;; esac
+	echo "ok: $k: $(kernel_fragments "$k" | sed "s|^$RB_TOP/configs/||" | paste -sd ' ')" \
+		"boot '$(kernel_boot_args "$k")' family $(kernel_fact "$k" FAMILY)"
+done
+for f in "$RB_TOP"/configs/*.config; do
+	f=${f##*/}
+	case "$used" in *" ${f%.config} "*) ;; *) fail "configs/$f: no scenario merges it" ;; esac
+done
+
+# Every kernel suite.conf names is a scenario.
+for k in $(conf_get KERNELS) $(conf_get TORTURE_KERNELS) $(conf_get COMPARE_PAIRS | tr ':' ' '); do
+	[ -f "$RB_TOP/configs/$k/facts" ] || fail "suite.conf names kernel $k: no configs/$k/facts"
+done
+echo "ok: suite.conf's KERNELS, TORTURE_KERNELS and COMPARE_PAIRS are scenarios"
+expect_fail "an unknown kernel" "$RB_TOP/workloads/check-config.sh" no-such-kernel /dev/null
+
+# The two readers agree on every fact any scenario sets, inherited ones too.
+facts=$(cat "$RB_TOP"/configs/*/facts | sed -n 's/^\([A-Z_][A-Z_0-9]*\)[ \t]*=.*/\1/p' | sort -u)
+[ "$("$RB_TOP/scripts/scenario.py")" = "$all" ] || fail "scenario.py lists other scenarios than lib.sh"
+# One Python process for all of them: "KERNEL FACT=value" lines.
+# shellcheck disable=SC2086 # one argument per fact name
+/usr/bin/python3 - "$RB_TOP/scripts" $facts >"$tmp/py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import scenario
+for k in scenario.scenarios():
+    for name in sys.argv[2:]:
+        print(f"{k} {name}={scenario.fact(k, name) or ''}")
+PY
+for k in $all; do
+	for fact in $facts; do
+		echo "$k $fact=$(kernel_fact "$k" "$fact")"
+	done
+done >"$tmp/sh"
+diff "$tmp/sh" "$tmp/py" >&2 || fail "lib.sh (<) and scenario.py (>) read the facts differently"
+echo "ok: lib.sh and scenario.py agree on $(wc -l <"$tmp/sh") facts ($(wc -w <<<"$facts") names x $(wc -w <<<"$all") kernels)"
