@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # `make bench` on a machine where only the kernels are built (as CI's cache
 # has them): it must build rcubench.ko, the guest initramfs (and the TCG
 # plugin, once there is one) itself, then finish the quick sweep of the tree

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Each kernel boots at 2 vCPUs (the seed kernels, suite.conf SEED_KERNELS,
 # at each count of VCPUS_FULL), prints the RCU banner suite.conf expects
 # for it, sees that many CPUs, and runs on a real clocksource (not jiffies:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Config assertions on each built .config: the fragments' symbols hold, the
 # RCU implementation and preemption model match the kernel's name.  The
 # debug variants (DEBUG_KERNELS) are checked too when they are built, as

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Instruction counts of the read side with the rbcount plugin, on every
 # built kernel of the suite (2 vCPUs, interrupts on and off):
 #  - two boots give identical count_read and count_read_mb rows (counts

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The Classic RCU kernels (patch 0002; classic-preempt with 0003) survive a
 # short rcutorture with CPU hotplug, and their /sys/kernel/debug/rcu/
 # classic_stats show grace periods completed and callbacks invoked

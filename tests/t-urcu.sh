@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # The native liburcu anchor: urcu-bench builds and runs, run.sh appends
 # well-formed host rows (ns > 0 and finite for the barrier flavours, memb
 # records membarrier=0|1) that the analysis accepts and reports.
