@@ -5,7 +5,8 @@
 #  - two boots give identical count_read and count_read_mb rows (counts
 #    are exact: ticks landing in a loop are kept out of its figure);
 #  - classic, tree (rcu_read_lock() is barrier()): a read section adds no
-#    instruction, and read_mb adds exactly 2 locked instructions;
+#    instruction, and read_mb adds exactly the locked instructions that the
+#    disassembly of rcubench.ko's read_mb loop has over its read loop;
 #  - preempt: an outermost pair executes the pushf, cli and sti that the
 #    disassembly of __rcu_read_lock() and of __rcu_read_unlock() (its path
 #    up to its first call, the unlikely preempted-reader case) shows, no

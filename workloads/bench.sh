@@ -11,7 +11,7 @@ usage: workloads/bench.sh [--full] [--kernels "K..."] [--vcpus "N..."] [--repeat
 
 First builds what is missing or out of date: the kernels
 (workloads/build-kernels.sh), rcubench.ko for each, the guest initramfs and
-the TCG counting plugin (when workloads/tcg-plugin/ exists).  Then boots
+the TCG counting plugin (workloads/tcg-plugin/).  Then boots
 every (kernel, vCPUs, repeat) of the sweep once, in an order shuffled by the
 seed (--seed N replays an order; default: a random seed, recorded in
 metadata.json), with the guest's vCPU threads pinned to host CPUs, and runs
@@ -75,11 +75,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+# results COMMAND ARGS...: analysis/results.py COMMAND (the sweep's metadata,
+# results.csv and boots.csv, its seed and boot order).
 results() {
-	"$PY" "$RESULTS_PY" "$@"
-}
-
-boots() {
 	"$PY" "$RESULTS_PY" "$@"
 }
 
@@ -166,7 +164,7 @@ else
 	repeats=${repeats:-$(profile_repeats $profile)}
 	tests=${tests:-$ALL_TESTS}
 	settings=$(profile_settings $profile)
-	seed=$(boots seed --seed "$seed") || exit 1
+	seed=$(results seed --seed "$seed") || exit 1
 fi
 [ -n "$kernels" ] || die "no kernels given"
 for k in $kernels; do check_kernel "$k"; done
@@ -198,10 +196,9 @@ build_initramfs() {
 	"$RB_TOP/workloads/mkinitramfs.sh" "$RB_CACHE/initramfs/base.cpio"
 }
 
-# HOOK (H14a): the TCG counting plugin, built by its own make target once
-# workloads/tcg-plugin/ exists; the count_* tests need it.
+# The TCG counting plugin (workloads/tcg-plugin/), which the count_* tests
+# need; when it does not build, only their cells fail.
 build_plugin() {
-	[ -f "$RB_TOP/workloads/tcg-plugin/Makefile" ] || return 0
 	note "bench: TCG counting plugin"
 	mkdir -p "$RB_CACHE/bench"
 	make -s -C "$RB_TOP/workloads/tcg-plugin" >"$RB_CACHE/bench/plugin.log" 2>&1 ||
@@ -228,7 +225,7 @@ if [ -z "$resume" ]; then
 		--kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats" --tests "$tests" \
 		--profile "$profile" --schema-version "$schema" --columns "$(conf_get CSV_COLUMNS)" \
 		"${set_args[@]}"
-	boots annotate --dir "$sweep" --seed "$seed" --host-cpus "$(nproc)" --columns "$(conf_get BOOTS_COLUMNS)"
+	results annotate --dir "$sweep" --seed "$seed" --host-cpus "$(nproc)" --columns "$(conf_get BOOTS_COLUMNS)"
 	note "bench: new sweep $sweep (seed $seed)"
 else
 	results resumed --dir "$sweep" --commit "$commit"
@@ -261,7 +258,7 @@ while read -r pos k v r; do
 	for group in "$(count_tests_in 0 $pending)" "$(count_tests_in 1 $pending)"; do
 		[ -z "$group" ] || boot_list+=("$pos $k $v $r $group")
 	done
-done < <(boots order --seed "$seed" --kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats")
+done < <(results order --seed "$seed" --kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats")
 total=${#boot_list[@]}
 ntests_total=0
 for b in "${boot_list[@]}"; do
@@ -323,7 +320,7 @@ record_boot() {
 	over=$(($3 >= host_cpus ? 1 : 0))
 	[ "$flagged" = 0 ] ||
 		note "bench: $2/$3/r$4 ran beside other load (${10} CPUs busy before, ${11:-?} during): flagged"
-	boots record --dir "$sweep" schema_version="$schema" commit="$commit" accel="$accel" kernel="$2" \
+	results record --dir "$sweep" schema_version="$schema" commit="$commit" accel="$accel" kernel="$2" \
 		vcpus="$3" repeat="$4" order="$1" seed="$seed" host_cpus="$host_cpus" overcommitted="$over" \
 		pinned="$8" load1_before="$9" load1_after="$(load1)" other_cpus_before="${10}" \
 		other_cpus_during="${11}" flagged="$flagged" started_utc="$(date -u -d "@$6" +%Y-%m-%dT%H:%M:%SZ)" \
@@ -417,12 +414,8 @@ if [ $analysis = 1 ] && ! awk -F, '$6 == "calib" { found = 1; exit } END { exit 
 		{ note "bench: workloads/calibrate/run.sh failed: no calib rows"; rc=1; }
 fi
 results finish --dir "$sweep" || rc=$?
-if [ $analysis = 0 ]; then
-	:
-elif [ -f "$RB_TOP/analysis/report.py" ]; then
+if [ $analysis = 1 ]; then
 	"$PY" "$RB_TOP/analysis/report.py" "$sweep" || { note "bench: analysis/report.py failed"; rc=1; }
-else
-	note "bench: analysis/report.py not there yet: no report"
 fi
 [ $rc -eq 0 ] || note "bench: some cells failed (listed above); results in $sweep"
 exit $rc
