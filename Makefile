@@ -17,8 +17,11 @@ deps:
 kernels:
 	@workloads/build-kernels.sh
 
+# make test [TIER="host guest"|long|all] [TESTS="t-analysis t-config"]: the
+# host tier, then the guest tier (what CI runs); TIER=long runs the long
+# tier; TESTS= runs the named tests (of every tier unless TIER= is given).
 test:
-	@tests/run.sh $(TESTS)
+	@tests/run.sh $(if $(TIER),--tier "$(TIER)") $(TESTS)
 
 # The rbcount QEMU TCG plugin (workloads/boot.sh --plugin builds it too).
 plugin:

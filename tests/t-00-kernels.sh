@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Every kernel of the list builds from the one patched tree, and a second
 # build rebuilds nothing.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The lockdep kernel: preempt-debug (preempt + configs/debug.config) builds
 # (the one debug variant make test builds, see README), its .config has the
 # checkers, a second build rebuilds nothing, and it survives a short

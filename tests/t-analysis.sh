@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # The analysis (analysis/): loading and validation, the derived numbers, the
 # report's tables, plots and gnuplot scripts, on the fixtures shipped in
 # analysis/tests/fixtures/.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Bad input gets one clear error line and a non-zero exit, and loses nothing
 # already built or written.
 set -euo pipefail

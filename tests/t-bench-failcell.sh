@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # A cell that fails in the guest (here: rcubench.ko refuses samples=0) is
 # recorded as one failed:<reason> row, the other cells of the boot are
 # kept, and the sweep exits non-zero listing the failed cell.

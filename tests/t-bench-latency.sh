@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The latency test (rcubench test=latency) on every built kernel at 1 vCPU:
 # each reader length of the quick profile gives its rows; behind 10 ms
 # readers a SCHED_FIFO task waits at least 5 ms on classic-preempt (readers

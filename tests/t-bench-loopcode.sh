@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Under QEMU TCG the cost of a loop iteration depends on its exact
 # instructions (a jle-ended loop measured twice a js-ended one), so our
 # loop-inclusive read cost is comparable with refscale's only if our loops

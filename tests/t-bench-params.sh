@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # rcubench.ko parameter validation, in a guest: every bad value makes insmod
 # fail with a kernel message naming the parameter, leaves no module or
 # results file behind, and a good load before and after still works.  On

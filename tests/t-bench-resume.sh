@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # An interrupted sweep resumes: kill `bench` (SIGTERM, as Ctrl-C would)
 # while its second boot runs, check that only whole cells were recorded,
 # resume, and check that the finished cells were not redone, that the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # A tiny `make bench` sweep (tree kernel, 1 and 2 vCPUs, every test, very
 # short runs) produces a well-formed, sane results CSV, boots record,
 # metadata, perf output and the refscale agreement table; its boots ran in

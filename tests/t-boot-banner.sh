@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Each kernel boots at 2 vCPUs (the seed kernels, SEED = yes in
 # configs/<kernel>/facts, at each count of VCPUS_FULL), prints the RCU
 # banner its facts expect (BANNER), sees that many CPUs, and runs on a real clocksource (not jiffies:

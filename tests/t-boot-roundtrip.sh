@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # A guest job loads and unloads a trivial module with a random parameter;
 # the value and the unload message come back to the host as result files.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # Native calibration (workloads/calibrate): the program builds and runs,
 # run.sh appends calib rows in the vocabulary of analysis/SCHEMA.md with
 # sane numbers (positive, quartiles around the median, mfence and the locked

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # checkpatch --strict on every patch of the series and on the C sources of
 # the repo (the bench module, the harness's test module): no errors.
 # Warnings are listed in the log for review but do not fail the test.

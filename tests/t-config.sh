@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Config assertions on each built kernel's .config (every scenario of
 # configs/ that is built, the debug variants too): the symbols its
 # fragments set and its #CHECK# lines assert hold (check-config.sh), and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Instruction counts of the read side with the rbcount plugin, on every
 # built kernel of the suite (2 vCPUs, interrupts on and off), by the
 # READ_SIDE of its facts (configs/<kernel>/facts):

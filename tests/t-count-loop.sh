@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The rbcount plugin counts exactly what the disassembly says: on the
 # classic kernel (rcu_read_lock() is barrier()), one iteration of
 # rcubench.ko's empty loop, read loop and read_mb loop (nest 1 and 2)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The rbcount TCG plugin builds with make and exports the plugin API
 # version; a boot whose plugin QEMU refuses (no such file, another API
 # version) fails with one clear "rcu-bench: error:" line instead of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Fault injection: a guest that panics and one that hangs silently are both
 # detected within their budgets, their console logs are kept, and the next
 # guest still runs.  A job that fails and a kernel WARNING are caught too.

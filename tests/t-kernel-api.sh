@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # shellcheck source-path=SCRIPTDIR/..
 # The 6.1 RCU and SRCU API beyond the read side works on every kernel of
 # the suite: tests/modules/rb_apitest (callbacks, rcu_barrier, expedited,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The negative control: rcutorture's torture_type=busted (call_rcu() that
 # invokes the callback at once, synchronize_rcu() that waits for nothing)
 # must end in FAILURE on every built kernel, and the harness must say so:

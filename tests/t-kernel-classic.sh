@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The Classic RCU kernels of KERNELS (FAMILY = classic in their facts:
 # classic with patch 0002, classic-preempt with 0003) survive a short
 # rcutorture with CPU hotplug, and their /sys/kernel/debug/rcu/

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # After a short rcutorture run, /sys/kernel/debug/rcu/rcupreempt_stats of the
 # preempt kernel shows completed grace periods, time spent in every stage of
 # the state machine, and callbacks flowing; rcupreempt.gp_stages changes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # The preempt kernel survives rcutorture at 2 vCPUs with CPU hotplug and
 # the preemption torture (an RT spinner per CPU): rcutorture ends with
 # SUCCESS, reports zero preemption stalls, and CPUs really went on and off;

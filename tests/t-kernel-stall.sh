@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # RCU CPU stall warnings on the seed kernels (SEED = yes in their facts), at
 # the default timeout: rcutorture's stall_cpu= spins with preemption
 # disabled inside a reader on one CPU for longer than

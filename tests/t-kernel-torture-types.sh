@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # Torture types other than rcu on the two seed implementations: a short
 # srcu and a short tasks rcutorture run, with CPU hotplug, on classic
 # (Classic RCU; classic-preempt runs the same code) and preempt

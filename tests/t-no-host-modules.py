@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# tier: host
 """No script in the repository may load, unload or kexec kernel code on
 the host.  Those commands may appear only where they run inside a guest:
 files under workloads/guest/ (copied into the initramfs) and here-documents

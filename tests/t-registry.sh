@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # Host only: the bench tests are named the same everywhere.  suite.conf's
 # table (BENCH_TEST_*) against rcubench.c's RB_TESTS (names and kinds), the
 # guest job (a test_<name> for each, passing every parameter the module

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # The kernel scenarios of configs/ (configs/README.md), on the host only:
 # every scenario is well formed (a Kconfig fragment of its own or a BASE
 # that is a scenario, shared FRAGMENTS that exist, the facts every kernel

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # torture.sh's summary of a finished run (--summarize, no guest): the
 # fields come from rcutorture's last stats line, the end-of-test verdict
 # and, where the kernel has them (the seed kernels), debugfs stats; a run

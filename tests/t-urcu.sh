@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # The native liburcu anchor: urcu-bench builds and runs, run.sh appends
 # well-formed host rows (ns > 0 and finite for the barrier flavours, memb
 # records membarrier=0|1) that the analysis accepts and reports.
@@ -31,7 +32,9 @@ grep -o 'flavour=memb;readers=1;membarrier=[01]' "$csv" | sed 's/^/memb: /'
 # A second run continues the repeat numbers and keeps the first run's rows.
 "$RB_TOP/workloads/urcu/run.sh" "$tmp/r" --loops 1000000
 [ "$(tail -n +2 "$csv" | wc -l)" -eq $((6 * ncpus)) ] || fail "second run lost or duplicated rows"
-[ "$(awk -F, 'NR > 1 && $7 == 1' "$csv" | wc -l)" -eq $((3 * ncpus)) ] || fail "second run is not repeat 1"
+r1=$(awk -F, 'NR > 1 && $7 == 1' "$csv" | wc -l)
+[ "$r1" -eq $((3 * ncpus)) ] ||
+	fail "second run did not continue the repeat numbers: $r1 rows of repeat 1, the first run wrote $((3 * ncpus))"
 
 /usr/bin/python3 "$RB_TOP/analysis/report.py" "$tmp/r" --no-terminal-plot
 grep -q '^| urcu-mb | 1 | ' "$tmp/r/report.md" || fail "report.md has no urcu-mb row"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # SPIN: the fast configurations of the preemptible RCU model that must
 # fail do fail, each with a counterexample trail (a violated assertion or
 # a non-progress cycle) that replays, and verify/run.sh rejects bad input.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: host
 # SPIN: the faithful preemptible RCU model passes the exhaustive safety
 # search for 2 CPUs, one reader, GP_STAGES=2 (the article's value), and
 # the search really explored a state space (states stored, complete).
