@@ -42,6 +42,12 @@ boot:
 torture:
 	@workloads/torture-all.sh
 
+# make torture-stress [STRESS_RUNS=n] [STRESS_VCPUS="2 4"] [STRESS_DURATION=s]: one scenario
+# (suite.conf TORTURE_STRESS_*) rerun many times; any failure fails it.
+.PHONY: torture-stress
+torture-stress:
+	@workloads/torture-stress.sh
+
 # make bench [FULL=1] [KERNELS="tree preempt"] [VCPUS="1 2"] [REPEATS=N]
 #            [BENCH_TESTS="read gp"] [SEED=N] [OUT=dir] [RESUME=reports/<stamp>|last]
 # Builds what is missing (kernels, rcubench.ko, initramfs, plugin) first.

@@ -1,5 +1,8 @@
 #!/bin/bash
 # tier: host
+# Then torture-stress.sh --summarize over fake runs: every run listed, a
+# failed or stalled run or one without a summary fails it, and the longest
+# CPU-online and -offline operations over all runs are reported.
 # torture.sh's summary of a finished run (--summarize, no guest): the
 # fields come from rcutorture's last stats line, the end-of-test verdict
 # and, where the kernel has them (the seed kernels), debugfs stats; a run
@@ -36,7 +39,7 @@ fake_run "$tmp/tree" SUCCESS
 echo "rcu:  End-test grace-period state: g1035297 f0x2 total-gps=2580" >"$tmp/tree/results/dmesg.txt"
 line=$(summarize tree "$tmp/tree") || fail "a successful run without debugfs stats: exit $?"
 for want in result=SUCCESS gp_versions=240 versions_per_s=4.0 gp_completed=2580 gp_per_s=43.0 hotplug=4/5:6/6 \
-	barrier=88/89:0 stalls=0 onoff=3000; do
+	hotplug_max_ms=9,8 barrier=88/89:0 stalls=0 onoff=3000; do
 	case " $line " in *" $want "*) ;; *) fail "tree summary lacks $want: $line" ;; esac
 done
 [ "$(cat "$tmp/tree/summary.txt")" = "$line" ] || fail "summary.txt differs from the printed line"
@@ -51,3 +54,22 @@ done
 
 expect_fail "no earlier run" summarize tree "$tmp/none"
 echo "ok: summaries of a Tree run (no debugfs stats), a FAILURE run with stats, and a missing run"
+
+# The stress row's summary: three runs, the longest hotplug operations.
+stress=$tmp/stress
+for i in 1 2 3; do fake_run "$stress/vcpus-2/run-$i" SUCCESS; done
+sed -i 's/5,9:7,8/5,1200:7,8/' "$stress/vcpus-2/run-2/results/torture.log"
+sed -i 's/5,9:7,8/5,30:7,4100/' "$stress/vcpus-2/run-3/results/torture.log"
+for i in 1 2 3; do summarize preempt "$stress/vcpus-2/run-$i" >/dev/null || fail "stress run $i: exit $?"; done
+line=$("$RB_TOP/workloads/torture-stress.sh" --summarize "$stress" | tail -1) || fail "3 passing runs: exit $?"
+[ "$line" = "stress: 3 runs, 0 failed; longest online 1200 ms, offline 4100 ms" ] || fail "stress totals: $line"
+# A stalled run (rcutorture's preempt_stalls) fails the row.
+sed -i 's/ stalls=0$/ stalls=1/' "$stress/vcpus-2/run-2/summary.txt"
+if out=$("$RB_TOP/workloads/torture-stress.sh" --summarize "$stress"); then fail "a stalled run passed: $out"; fi
+case "$out" in *"3 runs, 1 failed"*) ;; *) fail "stalled run not counted: $out" ;; esac
+# A run that left no summary counts as failed.
+mkdir -p "$stress/vcpus-4/run-1"
+if out=$("$RB_TOP/workloads/torture-stress.sh" --summarize "$stress"); then fail "a run without summary passed"; fi
+case "$out" in *"vcpus-4/run-1: no summary"*"4 runs, 2 failed"*) ;; *) fail "missing summary not counted: $out" ;; esac
+expect_fail "no stress directory" "$RB_TOP/workloads/torture-stress.sh" --summarize "$tmp/nostress"
+echo "ok: torture-stress summary"

@@ -9,7 +9,8 @@
 #
 #   KERNELS, TYPES, DURATION (seconds of the rcu type), SHORT_DURATION
 #   (seconds of the other types), VCPUS override suite.conf's TORTURE_*
-#   defaults; NEGATIVE=0 skips the negative control.  PARALLEL=N runs the
+#   defaults; NEGATIVE=0 skips the negative control; STRESS=0 skips the
+#   stress row (workloads/torture-stress.sh) that follows the matrix.  PARALLEL=N runs the
 #   rows of up to N kernels at once (each row's cells one after another):
 #   rcutorture is bounded by time, not by work, so a host with fewer CPUs
 #   than the guests' vCPUs gives each run fewer grace periods, which each
@@ -89,4 +90,11 @@ done
 wait
 "$RB_TOP/workloads/torture-table.sh" --out "$out" --kernels "$kernels" --types "$types" \
 	--negative "$negative" | tee "$out/summary.txt" || failed=1
+# The stress row (suite.conf TORTURE_STRESS_*): one scenario many times.
+if [ "${STRESS:-1}" != 0 ]; then
+	echo
+	"$RB_TOP/workloads/torture-stress.sh" --out "$out/stress" |
+		tail -1 | tee -a "$out/summary.txt"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
+fi
 exit $failed

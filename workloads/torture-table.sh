@@ -42,9 +42,9 @@ verdict() {
 }
 
 bad=0
-cols="%-22s %-14s %-6s %-8s %-24s %-12s %-8s %-12s %-8s %-14s %-12s %-7s %s\n"
+cols="%-22s %-14s %-6s %-8s %-24s %-12s %-8s %-12s %-8s %-14s %-13s %-12s %-7s %s\n"
 # shellcheck disable=SC2059 # one format for the header and the rows
-printf "$cols" kernel type vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug barrier stalls verdict
+printf "$cols" kernel type vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug hp_max_ms barrier stalls verdict
 for k in $kernels; do
 	for t in $types $negative; do
 		s=$out/$k/$t/summary.txt
@@ -57,7 +57,7 @@ for k in $kernels; do
 		# shellcheck disable=SC2059
 		printf "$cols" "$k" "$t" "$(field "$s" vcpus)" "$(field "$s" duration)" "$(field "$s" result)" \
 			"$(field "$s" gp_versions)" "$(field "$s" versions_per_s)" "$(field "$s" gp_completed)" \
-			"$(field "$s" gp_per_s)" "$(field "$s" hotplug)" "$(field "$s" barrier)" "$(field "$s" stalls)" "$v"
+			"$(field "$s" gp_per_s)" "$(field "$s" hotplug)" "$(field "$s" hotplug_max_ms)" "$(field "$s" barrier)" "$(field "$s" stalls)" "$v"
 	done
 done
 echo

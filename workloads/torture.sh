@@ -85,11 +85,17 @@ if [ -z "$gp_completed" ]; then
 fi
 # "onoff: a/b:c/d": a of b offline attempts and c of d onlines succeeded.
 hotplug=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+')
+# "onoff: ... min_on,max_on:min_off,max_off sum_on:sum_off": the longest
+# CPU-online and CPU-offline operations (ms), "online,offline"; a slow
+# hotplug (a CPU starved by real-time spinners, say) shows here.
+hotplug_max=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+ -?[0-9]+,[0-9]+:-?[0-9]+,[0-9]+' |
+	sed -E 's/^[^ ]+ -?[0-9]+,([0-9]+):-?[0-9]+,([0-9]+)$/\1,\2/')
 # "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
 barrier=$(last_stat barrier '[0-9]+/[0-9]+:[0-9]+')
 per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
 echo "kernel=$kernel type=$type vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
 	"gp_completed=${gp_completed:-na} gp_per_s=$(per_s "$gp_completed")" \
-	"hotplug=${hotplug:-na} barrier=${barrier:-na} stalls=${stalls:-na}" | tee "$out/summary.txt"
+	"hotplug=${hotplug:-na} hotplug_max_ms=${hotplug_max:-na} barrier=${barrier:-na} stalls=${stalls:-na}" |
+	tee "$out/summary.txt"
 [ "$result" = SUCCESS ]
