@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from resultdir import (ResultsError, read_boot_rows, save_metadata,  # noqa: E402
+from resultdir import (run_command, read_boot_rows, save_metadata,  # noqa: E402
                        sweep_metadata, write_boot_rows)
 
 SEED_MAX = 2**32 - 1
@@ -102,12 +102,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str]) -> int:
-    args = parse_args(argv)
-    try:
-        return args.func(args)
-    except ResultsError as err:
-        print(f"rcu-bench: error: {err}", file=sys.stderr)
-        return 1
+    return run_command(parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -354,6 +354,16 @@ def load_result_dir(resultdir: Path) -> ResultDir:
                      boots=load_boots(resultdir, want, guests))
 
 
+def run_command(args: "argparse.Namespace") -> int:
+    """Run a command-line subcommand (args.func): bad input is one
+    "rcu-bench: error:" line and exit status 1, not a traceback."""
+    try:
+        return args.func(args)
+    except ResultsError as err:
+        print(f"rcu-bench: error: {err}", file=sys.stderr)
+        return 1
+
+
 def cell_of(test: str) -> str:
     """The cell (guest job test) a row of test belongs to; rows of the
     host's own tests (calibration, the liburcu anchor) are their own cell."""

@@ -22,7 +22,7 @@ from typing import Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import derive  # noqa: E402
 import suiteconf  # noqa: E402
-from resultdir import (RESULTS_CSV, STATUS_OK, ResultsError, cell_of, load_csv,  # noqa: E402
+from resultdir import (run_command, RESULTS_CSV, STATUS_OK, ResultsError, cell_of, load_csv,  # noqa: E402
                        read_rows, save_metadata, sweep_metadata, write_agreement, write_rows)
 
 GUEST_FIELDS = ["test", "params", "metric", "value", "unit", "source"]
@@ -294,12 +294,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str]) -> int:
-    args = parse_args(argv)
-    try:
-        return args.func(args)
-    except ResultsError as err:
-        print(f"rcu-bench: error: {err}", file=sys.stderr)
-        return 1
+    return run_command(parse_args(argv))
 
 
 if __name__ == "__main__":
