@@ -8,7 +8,8 @@
 # built at prefix k is the newest one the prefix can have: tree before
 # Classic RCU (patch 1), classic once Classic RCU is in (patch 2),
 # classic-preempt once it may run on preemptible kernels (3), preempt from
-# the flip-counter implementation on (4+); --debug builds the lockdep
+# the flip-counter implementation on (4+), classic-preempt again for a
+# later patch of Classic RCU's code only; --debug builds the lockdep
 # variant instead (tree stays tree: it has none).  A fragment symbol that a
 # later patch introduces is reported, not fatal (olddefconfig drops it).
 # Builds in $RB_CACHE/prefixes/ (its own source tree and object
@@ -35,10 +36,23 @@ mapfile -t series < <(grep -v '^#' "$RB_TOP/patches/series")
 pristine=$RB_CACHE/pristine/linux-source-6.1
 [ -f "$pristine/Makefile" ] || die "no $pristine: run 'make kernels' once first"
 
-# kernel_of K: the kernel built at prefix K (see above).
+# kernel_of K: the kernel built at prefix K (see above); a later patch
+# that touches only Classic RCU's code builds classic-preempt, which
+# compiles it, where preempt would not.
 kernel_of() {
 	local k
-	case $1 in 1) echo tree; return ;; 2) k=classic ;; 3) k=classic-preempt ;; *) k=preempt ;; esac
+	case $1 in
+	1) echo tree; return ;;
+	2) k=classic ;;
+	3) k=classic-preempt ;;
+	*)
+		k=preempt
+		if grep -q '^+++ b/kernel/rcu/rcuclassic.c' "$RB_TOP/patches/${series[$1 - 1]}" &&
+			! grep -q '^+++ b/kernel/rcu/rcupreempt.c' "$RB_TOP/patches/${series[$1 - 1]}"; then
+			k=classic-preempt
+		fi
+		;;
+	esac
 	if [ $debug = 1 ]; then echo "$k-debug"; else echo "$k"; fi
 }
 
