@@ -19,6 +19,10 @@ note() {
 	echo "rcu-bench: $*" >&2
 }
 
+# summary_field FILE NAME: NAME=value from a torture summary line
+# (workloads/torture.sh), empty when the line has no NAME.
+summary_field() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p"; }
+
 # conf_file_get FILE NAME: the value of NAME in FILE, a file of "NAME =
 # value" lines (suite.conf, configs/<kernel>/facts); exits 1 when FILE does
 # not set NAME.

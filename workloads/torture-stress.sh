@@ -46,8 +46,9 @@ summary() {
 		[ -f "$s" ] || continue
 		n=$((n + 1))
 		echo "${s#"$out"/}: $(cat "$s")"
-		grep -q ' result=SUCCESS ' "$s" && grep -q ' stalls=0$' "$s" || bad=$((bad + 1))
-		hp=$(tr ' ' '\n' <"$s" | sed -n 's/^hotplug_max_ms=//p')
+		[ "$(summary_field "$s" result)" = SUCCESS ] && [ "$(summary_field "$s" stalls)" = 0 ] ||
+			bad=$((bad + 1))
+		hp=$(summary_field "$s" hotplug_max_ms)
 		case "$hp" in
 		*,*) [ "${hp%,*}" -le "$on" ] || on=${hp%,*}
 			[ "${hp#*,}" -le "$off" ] || off=${hp#*,} ;;

@@ -26,14 +26,12 @@ while [ $# -gt 0 ]; do
 done
 [ -d "$out" ] && [ -n "$kernels" ] || die "usage: $0 --out DIR --kernels \"K...\" --types \"T...\" [--negative TYPE]"
 
-# field FILE NAME: NAME=value from a summary line.
-field() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p"; }
 # verdict KERNEL TYPE: pass, FAIL, failed (the negative control failed, as
 # it must), NOT-FAILED (it did not) or none (no result).
 verdict() {
 	local s=$out/$1/$2/summary.txt r
 	[ -f "$s" ] || { echo none; return; }
-	r=$(field "$s" result)
+	r=$(summary_field "$s" result)
 	if [ -n "$negative" ] && [ "$2" = "$negative" ]; then
 		case "$r" in FAILURE*) echo failed ;; *) echo NOT-FAILED ;; esac
 	else
@@ -55,9 +53,9 @@ for k in $kernels; do
 			continue
 		fi
 		# shellcheck disable=SC2059
-		printf "$cols" "$k" "$t" "$(field "$s" vcpus)" "$(field "$s" duration)" "$(field "$s" result)" \
-			"$(field "$s" gp_versions)" "$(field "$s" versions_per_s)" "$(field "$s" gp_completed)" \
-			"$(field "$s" gp_per_s)" "$(field "$s" hotplug)" "$(field "$s" hotplug_max_ms)" "$(field "$s" barrier)" "$(field "$s" stalls)" "$v"
+		printf "$cols" "$k" "$t" "$(summary_field "$s" vcpus)" "$(summary_field "$s" duration)" "$(summary_field "$s" result)" \
+			"$(summary_field "$s" gp_versions)" "$(summary_field "$s" versions_per_s)" "$(summary_field "$s" gp_completed)" \
+			"$(summary_field "$s" gp_per_s)" "$(summary_field "$s" hotplug)" "$(summary_field "$s" hotplug_max_ms)" "$(summary_field "$s" barrier)" "$(summary_field "$s" stalls)" "$v"
 	done
 done
 echo
