@@ -170,6 +170,31 @@ need_tool() {
 	done
 }
 
+# series_key: the key of patches/series, which the patched source tree and
+# (with each kernel's fragments) every obj/<kernel> are keyed by; computed by
+# scripts/series.py, its one owner (analysis/sweep.py records the same value).
+series_key() {
+	/usr/bin/python3 "$RB_TOP/scripts/series.py" key
+}
+
+# kernel_key NAME: what workloads/build-kernels.sh keys obj/NAME by (and
+# writes to obj/NAME/.rb-key once built): the series, NAME's config
+# fragments and the build script itself (how a kernel is configured).
+kernel_key() {
+	local series
+	series=$(series_key) || return 1
+	{
+		echo "$series"
+		kernel_fragments "$1" | xargs cat
+		sha256sum <"$RB_TOP/workloads/build-kernels.sh"
+	} | sha256sum | cut -c1-16
+}
+
+# kernel_built_key NAME: the key obj/NAME was built with (empty when none).
+kernel_built_key() {
+	cat "$(kernel_obj "$1")/.rb-key" 2>/dev/null || true
+}
+
 # Directory of the built kernel NAME (see workloads/build-kernels.sh).
 kernel_obj() {
 	echo "$RB_CACHE/obj/$1"

@@ -10,24 +10,15 @@
 # --checksum into the persistent tree $RB_CACHE/src/linux: files a patch
 # did not change keep their timestamps, so a changed patch rebuilds only
 # what it touches.  Each kernel builds in its own O= directory
-# $RB_CACHE/obj/<kernel>, keyed by the series and its config fragments; a
-# kernel whose key is unchanged is not rebuilt.
+# $RB_CACHE/obj/<kernel>, keyed by the series and its config fragments
+# (scripts/lib.sh series_key, kernel_key); a kernel whose key is unchanged
+# is not rebuilt.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 JOBS=${JOBS:-$(nproc)}
 SRC=$RB_CACHE/src/linux
 PRISTINE=$RB_CACHE/pristine
-
-series_key() {
-	(
-		cd "$RB_TOP/patches"
-		cat series 2>/dev/null
-		for p in $(grep -v '^#' series 2>/dev/null); do
-			sha256sum "$p"
-		done
-	) | sha256sum | cut -c1-16
-}
 
 unpack_pristine() {
 	local tarball stamp
@@ -77,14 +68,6 @@ prepare_source() {
 	note "source tree ready (series $key)"
 }
 
-kernel_key() {
-	{
-		series_key
-		kernel_fragments "$1" | xargs cat
-		sha256sum <"$RB_TOP/workloads/build-kernels.sh"
-	} | sha256sum | cut -c1-16
-}
-
 # configure_kernel SRC OBJ NAME: tinyconfig + NAME's fragments
 # (configs/base.config, then its scenario's: scripts/lib.sh
 # kernel_fragments), checked (workloads/check-config.sh).
@@ -105,7 +88,7 @@ build_kernel() {
 	local name=$1 obj key start
 	obj=$(kernel_obj "$name")
 	key=$(kernel_key "$name")
-	if [ -f "$(kernel_bzimage "$name")" ] && [ "$(cat "$obj/.rb-key" 2>/dev/null)" = "$key" ]; then
+	if [ -f "$(kernel_bzimage "$name")" ] && [ "$(kernel_built_key "$name")" = "$key" ]; then
 		note "kernel $name up to date ($key)"
 		return 0
 	fi

@@ -10,7 +10,9 @@ from pathlib import Path
 ANALYSIS = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOOD = FIXTURES / "good"
+SCRIPTS = ANALYSIS.parent / "scripts"
 sys.path.insert(0, str(ANALYSIS))
+sys.path.insert(0, str(SCRIPTS))  # scripts/series.py, which the analysis imports too
 
 
 def copy_fixture(name: str) -> Path:
