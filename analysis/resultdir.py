@@ -103,12 +103,45 @@ class Boot:
 BootKey = tuple[str, int, int]  # (kernel, vcpus, repeat): joins a boot to its rows
 
 
+@dataclass(frozen=True)
+class KernelKey:
+    """A kernel's build keys when the sweep started or resumed (scripts/lib.sh
+    kernel_key): the one this tree gives and the one it was built with."""
+
+    tree: str | None
+    built: str | None
+
+    @property
+    def out_of_date(self) -> bool:
+        """Built from another series or fragments than the tree's: bench.sh
+        boots a built kernel as it is."""
+        return self.tree is not None and self.built is not None and self.tree != self.built
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What built the sweep's kernels (metadata.json "series" and
+    "kernel_keys", written by sweep.py init and resumed)."""
+
+    series_key: str
+    patches: tuple[str, ...]          # the patch files, in series order
+    kernel_keys: dict[str, KernelKey]
+
+    @property
+    def out_of_date(self) -> list[str]:
+        return [k for k, key in self.kernel_keys.items() if key.out_of_date]
+
+
 @dataclass
 class ResultDir:
     path: Path
     rows: list[Row]
     metadata: dict
     boots: dict[BootKey, Boot] = field(default_factory=dict)
+    # None: the directory predates recording the series (schema v2 sweeps before it).
+    provenance: Provenance | None = None
+    # (when, what) of each resume that recorded its provenance.
+    resumes: list[tuple[str, Provenance]] = field(default_factory=list)
 
     @property
     def ok_rows(self) -> list[Row]:
@@ -286,6 +319,35 @@ def load_metadata(resultdir: Path, want_schema: int) -> dict:
     return meta
 
 
+def parse_provenance(record: dict) -> Provenance:
+    """The series and kernel keys of metadata.json (or of one of its resumes);
+    raises ValueError naming what is malformed."""
+    series = record.get("series")
+    if not isinstance(series, dict) or not isinstance(series.get("key"), str):
+        raise ValueError("series: expected an object with a key")
+    patches = series.get("patches")
+    if not isinstance(patches, list) or not all(isinstance(p, dict) and isinstance(p.get("file"), str)
+                                                for p in patches):
+        raise ValueError("series: expected patches, a list of objects with a file")
+    keys = record.get("kernel_keys", {})
+    if not isinstance(keys, dict) or not all(isinstance(v, dict) for v in keys.values()):
+        raise ValueError("kernel_keys: expected an object of {tree, built} objects")
+    return Provenance(series["key"], tuple(p["file"] for p in patches),
+                      {k: KernelKey(v.get("tree"), v.get("built")) for k, v in keys.items()})
+
+
+def load_provenance(resultdir: Path, meta: dict) -> tuple[Provenance | None,
+                                                          list[tuple[str, Provenance]]]:
+    """The sweep's provenance (None when it recorded none) and its resumes'."""
+    try:
+        first = parse_provenance(meta) if "series" in meta else None
+        resumes = [(str(r.get("at", "?")), parse_provenance(r)) for r in meta.get("resumed", [])
+                   if isinstance(r, dict) and "series" in r]
+    except ValueError as err:
+        raise ResultsError(f"{resultdir / METADATA_JSON}: {err}") from None
+    return first, resumes
+
+
 def _flag(cells: dict[str, str], name: str) -> bool:
     if cells[name] not in ("0", "1"):
         raise ValueError(f"column {name}: expected 0 or 1, got '{cells[name]}'")
@@ -350,8 +412,10 @@ def load_result_dir(resultdir: Path) -> ResultDir:
     if not rows:
         raise ResultsError(f"{path}: no rows: the sweep measured nothing yet")
     guests = any(r.accel != "native" for r in rows)
+    provenance, resumes = load_provenance(resultdir, meta)
     return ResultDir(path=resultdir, rows=rows, metadata=meta,
-                     boots=load_boots(resultdir, want, guests))
+                     boots=load_boots(resultdir, want, guests), provenance=provenance,
+                     resumes=resumes)
 
 
 def run_command(args: "argparse.Namespace") -> int:

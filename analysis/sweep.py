@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import derive  # noqa: E402
+import series  # noqa: E402  (scripts/series.py: the series key's one owner)
 import suiteconf  # noqa: E402
 from resultdir import (run_command, RESULTS_CSV, STATUS_OK, ResultsError, cell_of, load_csv,  # noqa: E402
                        read_rows, save_metadata, sweep_metadata, write_agreement, write_rows)
@@ -60,12 +62,41 @@ def config_hash(obj_dir: Path) -> Optional[str]:
     return hashlib.sha256(config.read_bytes()).hexdigest()
 
 
+def kernel_key_arg(text: str) -> tuple[str, str]:
+    """KERNEL=KEY (KEY may be empty: a kernel not built)."""
+    kernel, sep, key = text.partition("=")
+    if not sep or not kernel:
+        raise argparse.ArgumentTypeError(f"expected KERNEL=KEY, got '{text}'")
+    return kernel, key
+
+
+def kernel_keys(kernels: list[str], tree: list[tuple[str, str]],
+                built: list[tuple[str, str]]) -> dict[str, dict]:
+    """kernel -> {"tree": the key this tree builds obj/<kernel> with, "built":
+    the key of the kernel in obj/<kernel>} (scripts/lib.sh kernel_key,
+    kernel_built_key); a missing or empty key is None.  bench.sh boots a
+    built kernel as it is, so the two differ when it is out of date."""
+    trees, builts = dict(tree), dict(built)
+    return {k: {"tree": trees.get(k) or None, "built": builts.get(k) or None} for k in kernels}
+
+
+def provenance(args: argparse.Namespace, kernels: list[str]) -> dict:
+    """What built the sweep's kernels: the patch series and each kernel's key."""
+    try:
+        recorded = series.checkout_series(Path(args.patches))
+    except series.SeriesError as err:
+        raise ResultsError(str(err)) from err
+    return {"series": recorded.as_json(),
+            "kernel_keys": kernel_keys(kernels, args.tree_key, args.built_key)}
+
+
 def sweep_rows(sweep: Path, meta: dict) -> list[dict[str, str]]:
     return read_rows(sweep, meta["columns"])
 
 
 def cmd_init(args: argparse.Namespace) -> int:
     sweep = Path(args.dir)
+    built_from = provenance(args, args.kernels.split())  # a broken series: nothing written
     (sweep / "csv").mkdir(parents=True, exist_ok=True)
     cache = Path(args.cache)
     meta = {
@@ -75,6 +106,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         "host": {"cpu": host_cpu(), "cpus": os.cpu_count(), "kernel": platform.release(),
                  "qemu": args.qemu},
         "kernel_config_sha256": {k: config_hash(cache / "obj" / k) for k in args.kernels.split()},
+        **built_from,
         "parameters": {
             "profile": args.profile,
             "kernels": args.kernels.split(),
@@ -258,9 +290,22 @@ def cmd_finish(args: argparse.Namespace) -> int:
 def cmd_resumed(args: argparse.Namespace) -> int:
     sweep = Path(args.dir)
     meta = sweep_metadata(sweep)
-    meta["resumed"].append({"at": now(), "commit": args.commit})
+    meta["resumed"].append({"at": now(), "commit": args.commit,
+                            **provenance(args, meta["parameters"]["kernels"])})
     save_metadata(sweep, meta)
     return 0
+
+
+def add_provenance(p: argparse.ArgumentParser) -> None:
+    """The options that say what built the kernels (bench.sh passes them)."""
+    p.add_argument("--patches", default=str(series.PATCHES),
+                   help="the patches directory the kernels were built from")
+    p.add_argument("--tree-key", action="append", default=[], type=kernel_key_arg,
+                   metavar="KERNEL=KEY",
+                   help="the key this tree builds KERNEL with (scripts/lib.sh kernel_key)")
+    p.add_argument("--built-key", action="append", default=[], type=kernel_key_arg,
+                   metavar="KERNEL=KEY",
+                   help="the key of KERNEL as built (obj/KERNEL/.rb-key; empty: not built)")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -278,6 +323,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     init = add("init", cmd_init, "commit", "accel", "qemu", "cache", "kernels", "vcpus",
                "repeats", "tests", "profile", "schema_version", "columns")
     init.add_argument("--setting", action="append", default=[], help="job setting K=V")
+    add_provenance(init)
     get = add("get", cmd_get)
     get.add_argument("key")
     add("pending", cmd_pending, "kernel", "vcpus", "repeat", "tests")
@@ -286,7 +332,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     merge.add_argument("--cell-dir", help="boot.sh --out directory of the boot")
     merge.add_argument("--reason", help="fail the cells with this reason instead")
     add("finish", cmd_finish)
-    add("resumed", cmd_resumed, "commit")
+    add_provenance(add("resumed", cmd_resumed, "commit"))
     args = parser.parse_args(argv)
     if args.cmd == "merge" and not (args.cell_dir or args.reason):
         parser.error("merge needs --cell-dir or --reason")

@@ -203,6 +203,14 @@ build_plugin
 commit=$(commit_id)
 accel=$("$RB_TOP/workloads/accel.sh")
 schema=$(conf_get CSV_SCHEMA_VERSION)
+# What builds the kernels and what built them (scripts/lib.sh), for
+# metadata.json: a built kernel is booted as it is, so its key may be
+# another than the one this tree's series and fragments give.
+provenance=(--patches "$RB_TOP/patches")
+for k in $kernels; do
+	tree_key=$(kernel_key "$k") || die "cannot compute the build key of kernel $k"
+	provenance+=(--tree-key "$k=$tree_key" --built-key "$k=$(kernel_built_key "$k")")
+done
 if [ -z "$resume" ]; then
 	sweep=${out:-$RB_TOP/reports/$(date +%Y%m%d-%H%M%S)}
 	[ ! -e "$sweep/metadata.json" ] || die "$sweep already holds a sweep: use --resume $sweep"
@@ -214,11 +222,11 @@ if [ -z "$resume" ]; then
 		--qemu "$(qemu-system-x86_64 --version | head -1)" --cache "$RB_CACHE" \
 		--kernels "$kernels" --vcpus "$vcpus" --repeats "$repeats" --tests "$tests" \
 		--profile "$profile" --schema-version "$schema" --columns "$(conf_get CSV_COLUMNS)" \
-		"${set_args[@]}"
+		"${set_args[@]}" "${provenance[@]}"
 	boots annotate --dir "$sweep" --seed "$seed" --host-cpus "$(nproc)" --columns "$(conf_get BOOTS_COLUMNS)"
 	note "bench: new sweep $sweep (seed $seed)"
 else
-	results resumed --dir "$sweep" --commit "$commit"
+	results resumed --dir "$sweep" --commit "$commit" "${provenance[@]}"
 	note "bench: resuming $sweep (seed $seed, its boots in the same order)"
 fi
 mkdir -p "$sweep/perf" "$sweep/raw"

@@ -1,5 +1,7 @@
 """Loading and validation: good input loads, bad input names file and line."""
 
+import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -8,6 +10,7 @@ import unittest
 from pathlib import Path
 
 from helpers import ANALYSIS, FIXTURES, GOOD, copy_fixture, rmtree
+from test_series import PATCH_FILES, SERIES_TEXT, SHELL_KEY, make_patches
 import resultdir
 import suiteconf
 
@@ -172,6 +175,46 @@ class SweepCommands(unittest.TestCase):
         self.assertEqual(list(rd.boots), [("tree", 1, 1)])
         self.assertFalse(rd.boots[("tree", 1, 1)].flagged)
         self.assertEqual(rd.metadata["seed"], 7)
+
+    def init_args(self, patches: Path) -> list[str]:
+        return ["--commit", "c0ffee", "--accel", "tcg", "--qemu", "q", "--cache", str(self.tmp),
+                "--kernels", "tree preempt", "--vcpus", "1", "--repeats", "1", "--tests", "read",
+                "--profile", "quick", "--schema-version", str(suiteconf.schema_version()),
+                "--columns", " ".join(suiteconf.csv_columns()), "--patches", str(patches),
+                "--tree-key", "tree=1111", "--built-key", "tree=1111",
+                "--tree-key", "preempt=2222", "--built-key", "preempt=3333"]
+
+    def test_init_records_series(self) -> None:
+        """metadata.json names the series (its key, the patches in order with
+        their sha256) and each kernel's build keys; a resume adds its own."""
+        patches = make_patches(self.tmp)
+        (self.tmp / "obj" / "tree").mkdir(parents=True)
+        (self.tmp / "obj" / "tree" / ".config").write_text("CONFIG_TREE_RCU=y\n")
+        proc = self.run_cmd("init", *self.init_args(patches))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        meta = json.loads((self.sweep / "metadata.json").read_text())
+        self.assertEqual(meta["series"]["key"], SHELL_KEY)
+        self.assertEqual(meta["series"]["patches"],
+                         [{"file": name, "sha256": hashlib.sha256(text.encode()).hexdigest()}
+                          for name, text in PATCH_FILES.items()])
+        self.assertEqual(meta["kernel_keys"], {"tree": {"tree": "1111", "built": "1111"},
+                                               "preempt": {"tree": "2222", "built": "3333"}})
+        self.assertEqual(meta["kernel_config_sha256"]["tree"],
+                         hashlib.sha256(b"CONFIG_TREE_RCU=y\n").hexdigest())
+        (patches / "0001-a.patch").write_text("changed\n")
+        proc = self.run_cmd("resumed", "--commit", "c0ffee", "--patches", str(patches),
+                            "--tree-key", "tree=4444", "--built-key", "tree=4444")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        resumed = json.loads((self.sweep / "metadata.json").read_text())["resumed"]
+        self.assertNotEqual(resumed[0]["series"]["key"], SHELL_KEY)
+        self.assertEqual(resumed[0]["kernel_keys"]["tree"], {"tree": "4444", "built": "4444"})
+
+    def test_init_refuses_a_broken_series(self) -> None:
+        patches = make_patches(self.tmp, SERIES_TEXT + "0003-gone.patch\n")
+        proc = self.run_cmd("init", *self.init_args(patches))
+        self.assertEqual(proc.returncode, 1)
+        self.assertRegex(proc.stderr, r"^rcu-bench: error: patches/series names missing patch "
+                         r"0003-gone\.patch\n$")
 
     def test_not_a_sweep(self) -> None:
         """A directory without metadata.json: one error line, no traceback."""
