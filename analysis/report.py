@@ -21,6 +21,7 @@ import costmodel
 import derive
 import figures
 import latency
+import provenance
 import suiteconf
 import summary
 import tables
@@ -45,10 +46,12 @@ def header(rd: ResultDir) -> list[str]:
     host = meta.get("host", {})
     accels = sorted({r.accel for r in rd.rows})
     commits = sorted({r.commit for r in rd.rows})
-    lines = ["# rcu-bench report", "",
+    tree = provenance.tree_series()
+    lines = ["# rcu-bench report", ""] + provenance.warnings(rd, tree) + [
              f"- result directory: `{rd.path}`",
-             f"- commit: {', '.join(commits)}; accelerator: {', '.join(accels)}",
-             f"- rows: {len(rd.rows)} ({len(rd.failed_rows)} failed cells)"]
+             f"- commit: {', '.join(commits)}; accelerator: {', '.join(accels)}"]
+    lines += provenance.header_lines(rd, tree)
+    lines.append(f"- rows: {len(rd.rows)} ({len(rd.failed_rows)} failed cells)")
     if meta:
         lines.append(f"- sweep: started {meta.get('started', '?')}, finished "
                      f"{meta.get('finished') or '?'}, complete: {meta.get('complete', '?')}; "

@@ -2,6 +2,7 @@
 match the fixture, gnuplot scripts replot, bad input is refused cleanly."""
 
 import csv
+import json
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import numpy as np
 import tempfile
 
 from helpers import ANALYSIS, copy_fixture, raw_values, rmtree
+import series
 
 REPORT = ANALYSIS / "report.py"
 FIGURES = ("read_nest1", "read_nest2", "read_barriers", "callrcu", "gp_latency_ms",
@@ -164,6 +166,80 @@ class GoodReport(unittest.TestCase):
     def test_terminal_plot_printed(self) -> None:
         self.assertIn("rcu_read_lock/unlock, nest=1", self.proc.stdout)
         self.assertIn("vCPUs", self.proc.stdout)
+
+
+# What a terminal shows before scrolling: the header and the verdict table.
+FIRST_SCREEN_LINES = 30
+
+
+def first_screen(md: str) -> str:
+    return "\n".join(md.splitlines()[:FIRST_SCREEN_LINES])
+
+
+def with_series(name: str, recorded: dict | None, kernel_keys: dict | None = None) -> Path:
+    """A copy of the good fixture whose metadata.json records the series
+    recorded (None: none, as before sweeps recorded it)."""
+    d = copy_fixture("good")
+    path = d / "metadata.json"
+    meta = json.loads(path.read_text())
+    if recorded is not None:
+        meta["series"] = recorded
+        meta["kernel_keys"] = kernel_keys or {k: {"tree": "k1", "built": "k1"}
+                                              for k in meta["parameters"]["kernels"]}
+    path.write_text(json.dumps(meta, indent=1) + "\n")
+    return d
+
+
+class SeriesOnFirstScreen(unittest.TestCase):
+    """The first screen says whether the kernels measured are this tree's."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        tree = series.checkout_series()
+        other = {"key": "0123456789abcdef",
+                 "patches": [{"file": f"{n:04d}-x.patch", "sha256": "0" * 64} for n in range(9)]}
+        cls.tree = tree
+        cls.dirs = {"same": with_series("same", tree.as_json()),
+                    "other": with_series("other", other),
+                    "stale": with_series("stale", tree.as_json(),
+                                         {"preempt": {"tree": "k1", "built": "k0"},
+                                          "classic": {"tree": "k2", "built": "k2"}}),
+                    "none": with_series("none", None)}
+        cls.md = {}
+        for name, d in cls.dirs.items():
+            proc = run_report(d)
+            assert proc.returncode == 0, proc.stderr
+            cls.md[name] = (d / "report.md").read_text()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        for d in cls.dirs.values():
+            rmtree(d)
+
+    def test_other_series_warned(self) -> None:
+        screen = first_screen(self.md["other"])
+        self.assertIn(f"> Measured with series 0123456789abcdef (9 patches); this tree's series "
+                      f"is {self.tree.key} ({len(self.tree.patches)} patches): these numbers "
+                      "are not from this tree's kernels.", screen)
+        self.assertIn("- patch series: 0123456789abcdef (9 patches), not this tree's", screen)
+
+    def test_same_series_not_warned(self) -> None:
+        screen = first_screen(self.md["same"])
+        self.assertNotIn("> ", screen)
+        self.assertNotIn("not from this tree", self.md["same"])
+        self.assertIn(f"- patch series: {self.tree.key} ({len(self.tree.patches)} patches), "
+                      "this tree's patches/series", screen)
+
+    def test_out_of_date_kernel_warned(self) -> None:
+        screen = first_screen(self.md["stale"])
+        self.assertIn("> Kernels preempt were booted as built before", screen)
+        self.assertNotIn("classic", screen.split("> Kernels", 1)[1].split("\n")[0])
+
+    def test_unrecorded_series_said(self) -> None:
+        screen = first_screen(self.md["none"])
+        self.assertIn("> Series not recorded: this directory was measured at commit abc1234",
+                      screen)
+        self.assertIn(f"This tree's series is {self.tree.key}", screen)
 
 
 class BadReport(unittest.TestCase):
