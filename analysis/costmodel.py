@@ -167,15 +167,16 @@ def num(x: Optional[float]) -> str:
     return str(int(x)) if x == round(x) and abs(x) < 1000 else units.value(x, "count")
 
 
-def ns_range(m: Model) -> str:
-    """'[1.23, 4.56] ns modelled', both ends in the high end's unit."""
+def ns_range(m: Model, label: str = " modelled") -> str:
+    """'[1.23, 4.56] ns modelled', both ends in the high end's unit (label
+    left out where a column says the figure is a model)."""
     if m.ns is None:
         return f"{NA} ({m.reason})"
     lo, hi = m.ns.low, m.ns.high
     text_hi = units.value(hi, "ns")
     unit = text_hi.partition(" ")[2]
     text_lo = units.value(lo, "ns", ref=hi).partition(" ")[0]
-    return f"[{text_lo}, {text_hi.partition(' ')[0]}] {unit} modelled"
+    return f"[{text_lo}, {text_hi.partition(' ')[0]}] {unit}{label}"
 
 
 def ratio_range(a: Optional[Range], b: Optional[Range]) -> str:
@@ -352,19 +353,40 @@ def largest_vcpus(rd, rows: list[RowLike], test: str, *kernels: str) -> Optional
     return max(calm or common) if common else None
 
 
-def headline(rd, kernel: str, base: str) -> list[str]:
+@dataclass(frozen=True)
+class ReadPairs:
+    """The counted read pair of kernel and base at the summary's vCPU count,
+    with their modelled ns."""
+
+    vcpus: int
+    kernel: dict[str, float]
+    base: dict[str, float]
+    kernel_model: Model
+    base_model: Model
+
+
+def read_pairs(rd, kernel: str, base: str) -> Optional[ReadPairs]:
+    """None when the two kernels have no count_read rows at a common vCPU count."""
     rows = ok_rows(rd.rows)
     vcpus = largest_vcpus(rd, rows, "count_read", kernel, base)
     if vcpus is None:
-        return ["- **Read side, counted**: no count_read rows for both kernels."]
+        return None
     cost = costs(rows)
     k, b = (counts(rows, "count_read", x, vcpus, READ_PARAMS) for x in (kernel, base))
+    return ReadPairs(vcpus, k, b, read_model(k, cost), read_model(b, cost))
+
+
+def headline(rd, kernel: str, base: str) -> list[str]:
+    pairs = read_pairs(rd, kernel, base)
+    if pairs is None:
+        return ["- **Read side, counted**: no count_read rows for both kernels."]
+    vcpus, k, b = pairs.vcpus, pairs.kernel, pairs.base
     return [f"- **Read side, counted**: at {vcpus} vCPU{'s' if vcpus > 1 else ''}, a read "
             f"pair executes {num(k.get('insns'))} instructions ({num(k.get('locked'))} locked, "
             f"{num(k.get('fences'))} fences, {num(k.get('irqflag'))} interrupt-flag) on {kernel} "
             f"against {num(b.get('insns'))} ({num(b.get('locked'))}, {num(b.get('fences'))}, "
-            f"{num(b.get('irqflag'))}) on {base}: {ns_range(read_model(k, cost))} against "
-            f"{ns_range(read_model(b, cost))}."]
+            f"{num(b.get('irqflag'))}) on {base}: {ns_range(pairs.kernel_model)} against "
+            f"{ns_range(pairs.base_model)}."]
 
 
 def break_even(rd, kernel: str, base: str) -> list[str]:

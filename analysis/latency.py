@@ -14,6 +14,7 @@ Call points (analysis/summary.py, report.py):
   latency_section(rows, outdir) -> str         the same section from rows
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -154,24 +155,58 @@ def latency_section(rows: list[Row], outdir: Path) -> str:
                              + table_lines(rows, kernels)))
 
 
-def headline(rd: ResultDir, kernel: str, base: str) -> list[str]:
-    """The summary bullet for kernel against base: worst and p99 wakeup latency behind
-    the longest readers, at the largest vCPU count both measured below the host's CPUs."""
+@dataclass(frozen=True)
+class Wakeups:
+    """The headline cell of kernel against base: behind the longest readers
+    (reader_us), at the largest vCPU count both measured below the host's
+    CPUs; figure[(kernel, metric)] for each of HEADLINE_METRICS."""
+
+    vcpus: int
+    reader_us: int
+    figure: dict[tuple[str, str], Estimate]
+
+
+def both_measured(rd: ResultDir, kernel: str, base: str) -> bool:
     rows = rd.ok_rows
-    lengths = reader_lengths(rows)
+    return bool(reader_lengths(rows) and derive.vcpus_of(rows, TEST, kernel)
+                and derive.vcpus_of(rows, TEST, base))
+
+
+def headline_vcpus(rd: ResultDir, kernel: str, base: str) -> int | None:
+    """The largest vCPU count both kernels measured below the host's CPUs."""
+    rows = rd.ok_rows
     have = [set(derive.vcpus_of(rows, TEST, k)) for k in (kernel, base)]
     usable = sorted(v for v in have[0] & have[1]
                     if not (rd.overcommitted(kernel, v) or rd.overcommitted(base, v)))
-    if not lengths or not (have[0] and have[1]):
-        return []
-    if not usable:
-        return [f"- **Latency under readers**: no cell below the host's "
-                f"{rd.host_cpus or '?'} CPUs has both kernels' latency rows (see the table)."]
-    v, us = usable[-1], lengths[-1]
+    return usable[-1] if usable else None
+
+
+def headline_wakeups(rd: ResultDir, kernel: str, base: str) -> Wakeups | None:
+    """None when the two kernels have no common latency cell below the host's CPUs."""
+    rows = rd.ok_rows
+    v = headline_vcpus(rd, kernel, base) if both_measured(rd, kernel, base) else None
+    if v is None:
+        return None
+    us = reader_lengths(rows)[-1]
     fig = {(k, m): latency_estimate(rows, m, k, v, us)
            for k in (kernel, base) for m, _ in HEADLINE_METRICS}
     if None in fig.values():
+        return None
+    return Wakeups(v, us, fig)
+
+
+def headline(rd: ResultDir, kernel: str, base: str) -> list[str]:
+    """The summary bullet for kernel against base: worst and p99 wakeup latency behind
+    the longest readers, at the largest vCPU count both measured below the host's CPUs."""
+    if not both_measured(rd, kernel, base):
         return []
+    if headline_vcpus(rd, kernel, base) is None:
+        return [f"- **Latency under readers**: no cell below the host's "
+                f"{rd.host_cpus or '?'} CPUs has both kernels' latency rows (see the table)."]
+    w = headline_wakeups(rd, kernel, base)
+    if w is None:
+        return []
+    v, us, fig = w.vcpus, w.reader_us, w.figure
     parts = [f"{label} {units.interval(fig[(kernel, m)], 'ns')} against "
              f"{units.interval(fig[(base, m)], 'ns')}" for m, label in HEADLINE_METRICS]
     return [f"- **Latency under readers**: at {v} vCPU{'s' if v > 1 else ''}, behind "

@@ -1,6 +1,7 @@
 """The headline measures: each a per-boot cell figure (derive.py) with the
 words of its summary sentence.  The summary (summary.py) says them for each
-compared pair, the Ratios table (tables.py) gives them at every vCPU count.
+compared pair, the Ratios table (tables.py) gives them at every vCPU count;
+the verdict table (verdict.py) takes rows from them.
 """
 
 from dataclasses import dataclass
@@ -22,20 +23,20 @@ class Measure:
     less: str           # ... below 1
 
 
-MEASURES = (
-    Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
-            "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
-            "more expensive", "cheaper"),
-    Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
-            "an idle synchronize_rcu() takes", "longer", "shorter"),
-    Measure("Grace-period latency in ticks", "gp",
-            lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
-            "an idle synchronize_rcu() takes", "longer", "shorter"),
-    Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
-            "a call_rcu() costs its caller", "more expensive", "cheaper"),
-    Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
-            "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower"),
-)
+READ = Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
+               "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
+               "more expensive", "cheaper")
+GP = Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
+             "an idle synchronize_rcu() takes", "longer", "shorter")
+GP_TICKS = Measure("Grace-period latency in ticks", "gp",
+                   lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
+                   "an idle synchronize_rcu() takes", "longer", "shorter")
+CALLRCU_COST = Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
+                       "a call_rcu() costs its caller", "more expensive", "cheaper")
+CAPACITY = Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
+                   "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower")
+
+MEASURES = (READ, GP, GP_TICKS, CALLRCU_COST, CAPACITY)
 
 
 def ratio_meaningful(r: Estimate | None, b: Estimate | None) -> bool:

@@ -4,7 +4,8 @@ tables, gnuplot scripts and the refscale agreement.
 
 Writes RESULTDIR/plots/*.png + *.svg, RESULTDIR/gnuplot/*.gp + *.dat (run
 from that directory to replot), RESULTDIR/csv/agreement.csv (as sweep.py
-finish does) and RESULTDIR/report.md, whose top is the summary
+finish does) and RESULTDIR/report.md, whose top is which patch series built
+the kernels (provenance.py), the verdict table (verdict.py) and the summary
 (summary.py): each suite.conf COMPARE_PAIRS kernel against its base; then
 prints the read-side cost vs vCPUs on gnuplot's dumb terminal.  Bad input is refused
 with one line "rcu-bench: error: FILE:LINE: ..." before anything is written.
@@ -25,6 +26,7 @@ import provenance
 import suiteconf
 import summary
 import tables
+import verdict
 from resultdir import ResultDir, ResultsError, atomic_write, load_result_dir, write_agreement
 
 DUMB_FIGURE = "read_nest1"
@@ -97,9 +99,9 @@ def plots_section(figs: list[charts.Figure]) -> list[str]:
 def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]]) -> str:
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
-    parts = [header(rd), summary.summary(rd, pairs), costmodel.report_section(rd, kernels),
-             tables.failed_cells(rd), tables.ratios(rd, summary.present_pairs(rd, pairs)),
-             tables.read_side(rd, kernels),
+    parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
+             costmodel.report_section(rd, kernels), tables.failed_cells(rd),
+             tables.ratios(rd, summary.present_pairs(rd, pairs)), tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
              tables.urcu(rd), plots_section(figs)]

@@ -15,6 +15,8 @@ Besides the measures of measures.py, each pair's section has the lines of
 renamed function is an error, not a missing section.
 """
 
+from dataclasses import dataclass
+
 import costmodel
 import derive
 import latency
@@ -56,18 +58,42 @@ def comparison(m: Measure, r: Estimate | None, d: Estimate | None, b: Estimate,
             f"from zero), {verdict(d, m, kernel, 0.0)}")
 
 
-def sentence(m: Measure, rd: ResultDir, kernel: str, base: str, vcpus: int) -> str | None:
-    """One sentence: both medians, their ratio (or difference) with its interval,
-    the verdict."""
+@dataclass(frozen=True)
+class Figures:
+    """One measure of kernel against base in one cell: both medians over
+    boots, their ratio and their difference (each with its interval)."""
+
+    vcpus: int
+    kernel: Estimate
+    base: Estimate
+    ratio: Estimate | None
+    difference: Estimate | None
+
+
+def figures(m: Measure, rd: ResultDir, kernel: str, base: str, vcpus: int) -> Figures | None:
     rows = rd.ok_rows
     a = derive.cell_estimate(m.fn, rows, kernel, vcpus)
     b = derive.cell_estimate(m.fn, rows, base, vcpus)
     if a is None or b is None:
         return None
-    text = comparison(m, derive.ratio(m.fn, rows, kernel, base, vcpus),
-                      derive.difference(m.fn, rows, kernel, base, vcpus), b, kernel, base)
-    plural = "s" if vcpus > 1 else ""
-    return (f"At {vcpus} vCPU{plural}, {m.what} {units.value(a.value, m.unit)} on {kernel} "
+    return Figures(vcpus, a, b, derive.ratio(m.fn, rows, kernel, base, vcpus),
+                   derive.difference(m.fn, rows, kernel, base, vcpus))
+
+
+def headline_figures(m: Measure, rd: ResultDir, kernel: str, base: str) -> Figures | None:
+    """The measure at the summary's cell: the largest vCPU count both kernels
+    measured below the host's CPUs (None when there is none)."""
+    usable = usable_vcpus(rd, m.test, kernel, base)
+    return figures(m, rd, kernel, base, usable[-1]) if usable else None
+
+
+def sentence(m: Measure, f: Figures, kernel: str, base: str) -> str:
+    """One sentence: both medians, their ratio (or difference) with its interval,
+    the verdict."""
+    a, b = f.kernel, f.base
+    text = comparison(m, f.ratio, f.difference, b, kernel, base)
+    plural = "s" if f.vcpus > 1 else ""
+    return (f"At {f.vcpus} vCPU{plural}, {m.what} {units.value(a.value, m.unit)} on {kernel} "
             f"against {units.value(b.value, m.unit)} on {base} ({a.n} and {b.n} boots): "
             f"{text}.")
 
@@ -77,8 +103,8 @@ def measure_line(m: Measure, rd: ResultDir, kernel: str, base: str) -> str | Non
     if not (derive.vcpus_of(rd.ok_rows, m.test, kernel)
             and derive.vcpus_of(rd.ok_rows, m.test, base)):
         return None
-    usable = usable_vcpus(rd, m.test, kernel, base)
-    text = sentence(m, rd, kernel, base, usable[-1]) if usable else None
+    f = headline_figures(m, rd, kernel, base)
+    text = sentence(m, f, kernel, base) if f else None
     if text is None:
         text = (f"no cell with fewer vCPUs than the host's {rd.host_cpus or '?'} CPUs has "
                 "both kernels' figures: no ratio (see the tables).")

@@ -86,10 +86,14 @@ class GoodReport(unittest.TestCase):
         finally:
             rmtree(again)
 
-    def test_summary_first(self) -> None:
+    def test_verdict_then_summary_first(self) -> None:
+        """The verdict table on the first screen, then the summary."""
         sections = re.findall(r"^## (.+)$", self.md, re.M)
-        self.assertEqual(sections[0], "Summary")
+        self.assertEqual(sections[:2], ["Verdict", "Summary"])
         self.assertIn("### preempt against classic", self.md)
+        screen = first_screen(self.md)
+        self.assertIn("| measure |", screen)
+        self.assertIn("| call_rcu() cost |", screen)
 
     def test_read_table_medians(self) -> None:
         """Medians over boots of the fixture's values, n=3, overcommitted marked."""
