@@ -49,6 +49,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional, Protocol
 
+import tables
 import units
 
 NA = "n/a"
@@ -187,8 +188,9 @@ def ratio_range(a: Optional[Range], b: Optional[Range]) -> str:
 
 
 def table(header: list[str], body: list[list[str]]) -> list[str]:
-    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-            + ["| " + " | ".join(row) + " |" for row in body])
+    """The report's table (constant columns said once above it), without
+    the blank line after it."""
+    return tables.table(header, body)[:-1]
 
 
 def kernels_vcpus(rows: list[RowLike], tests: tuple[str, ...]) -> list[tuple[str, int]]:

@@ -34,6 +34,12 @@ TEST = "latency"
 TITLE = "Scheduling latency behind readers"
 TABLE_METRICS = ("wakeup_median_ns", "wakeup_p99_ns", "wakeup_p999_ns", "wakeup_max_ns",
                  "gp_median_ns")
+TABLE_HEADER = {"wakeup_median_ns": "wakeup median", "wakeup_p99_ns": "wakeup p99",
+                "wakeup_p999_ns": "wakeup p99.9", "wakeup_max_ns": "wakeup max",
+                "gp_median_ns": "GP median"}
+# Nearest-rank p99.9 of n samples is the maximum unless n >= 1000 (rank
+# ceil(0.999 n) = n below that): the column only repeats the maximum then.
+P999_MIN_SAMPLES = 1000
 # Worst case and p99 are what a real-time task cares about; the median is
 # kept beside them because under TCG the host's scheduling of the vCPU
 # threads sets the tail on every kernel, while the median still shows the
@@ -46,7 +52,8 @@ PLOT_NAME = "latency_wakeup"
 INTRO = ("A SCHED_FIFO kthread woken by an hrtimer at a random phase on the CPU of a "
          "normal-priority reader that holds rcu_read_lock() for reader µs at a time; "
          "wakeup latency = actual − expected wake time, summarised per boot (median, "
-         "p99, p99.9, max over its samples); GP median = synchronize_rcu() meanwhile.  "
+         f"p99, max over its samples; p99.9 too where a boot has {P999_MIN_SAMPLES} samples "
+         "or more, below that it is the maximum); GP median = synchronize_rcu() meanwhile.  "
          "Each cell: median over boots [95% bootstrap interval].  Under TCG the host's "
          "own scheduling adds to every wakeup, most of all to the maxima.")
 
@@ -71,18 +78,27 @@ def curve(rows: list[Row], metric: str, kernel: str, vcpus: int) -> list[tuple[i
     return [(us, e) for us, e in points if e is not None]
 
 
+def table_metrics(rows: list[Row]) -> list[str]:
+    """TABLE_METRICS, without p99.9 where every boot had too few samples for
+    it to differ from the maximum."""
+    samples = [r.value for r in rows if r.ok and r.test == TEST and r.metric == "samples"]
+    distinct = any(n is not None and n >= P999_MIN_SAMPLES for n in samples)
+    return [m for m in TABLE_METRICS if m != "wakeup_p999_ns" or distinct]
+
+
 def table_lines(rows: list[Row], kernels: list[str], mark=None) -> list[str]:
     """One table row per kernel x vCPUs x reader length; mark(kernel, vcpus) -> str."""
+    metrics = table_metrics(rows)
     body = []
     for k in kernels:
         for v in derive.vcpus_of(rows, TEST, k):
             for us in reader_lengths(rows):
-                cells = [latency_estimate(rows, m, k, v, us) for m in TABLE_METRICS]
+                cells = [latency_estimate(rows, m, k, v, us) for m in metrics]
                 if any(cells):
                     body.append([k, str(v), str(us)] + [units.cell(e, "ns") for e in cells]
                                 + ([mark(k, v)] if mark else []))
-    header = ["kernel", "vCPUs", "reader µs", "wakeup median", "wakeup p99", "wakeup p99.9",
-              "wakeup max", "GP median"] + (["cell"] if mark else [])
+    header = (["kernel", "vCPUs", "reader µs"] + [TABLE_HEADER[m] for m in metrics]
+              + (["cell"] if mark else []))
     return table(header, body)
 
 

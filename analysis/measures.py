@@ -1,7 +1,6 @@
 """The headline measures: each a per-boot cell figure (derive.py) with the
 words of its summary sentence.  The summary (summary.py) says them for each
-compared pair, the Ratios table (tables.py) gives them at every vCPU count;
-the verdict table (verdict.py) takes rows from them.
+compared pair; the verdict table (verdict.py) takes its rows from them.
 """
 
 from dataclasses import dataclass

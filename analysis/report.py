@@ -101,7 +101,7 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
     # The count table is the report's first table (exact, unlike the TCG times).
     parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
              costmodel.report_section(rd, kernels), tables.failed_cells(rd),
-             tables.ratios(rd, summary.present_pairs(rd, pairs)), tables.read_side(rd, kernels),
+             tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
              tables.urcu(rd), plots_section(figs)]

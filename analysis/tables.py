@@ -3,19 +3,34 @@
 Every estimate is printed as median [95% bootstrap interval] unit (n boots);
 every guest cell says whether it was overcommitted (vCPUs >= host CPUs:
 shown, never used for a headline ratio) and which of its boots the boots
-record flags for host load.
+record flags for host load.  A column with the same value in every row is
+said once above its table (table()).
 """
 
 import derive
 import units
-from measures import MEASURES, Measure, ratio_meaningful
 from resultdir import ResultDir
 from units import NONE
 
 
+def constant_columns(header: list[str], body: list[list[str]]) -> list[int]:
+    """The columns with one value in every row of two or more (all of them
+    constant: none, the rows would vanish)."""
+    if len(body) < 2:
+        return []
+    same = [i for i in range(len(header)) if len({row[i] for row in body}) == 1]
+    return same if len(same) < len(header) else []
+
+
 def table(header: list[str], body: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    return lines + ["| " + " | ".join(row) + " |" for row in body] + [""]
+    """A Markdown table; a column whose value is the same in every row is
+    said once in a line above it instead of repeated in each row."""
+    same = constant_columns(header, body)
+    note = (["Same in every row: " + "; ".join(f"{header[i]}: {body[0][i]}" for i in same)
+             + ".", ""] if same else [])
+    keep = [i for i in range(len(header)) if i not in same]
+    lines = ["| " + " | ".join(header[i] for i in keep) + " |", "|" + " --- |" * len(keep)]
+    return note + lines + ["| " + " | ".join(row[i] for i in keep) + " |" for row in body] + [""]
 
 
 def section(title: str, intro: str, lines: list[str]) -> list[str]:
@@ -39,36 +54,6 @@ def failed_cells(rd: ResultDir) -> list[str]:
     return section("Failed cells", f"{len(body)} cell(s) failed; their numbers are missing "
                    "below (a dash) or come from the other boots.",
                    table(["kernel", "vCPUs", "test", "repeat", "params", "reason", "row"], body))
-
-
-def ratio_text(m: Measure, rd: ResultDir, kernel: str, base: str, v: int) -> str | None:
-    """The ratio with its interval or, where base's figure reaches zero (a
-    ratio would be meaningless), the difference kernel - base with its."""
-    r = derive.ratio(m.fn, rd.ok_rows, kernel, base, v)
-    b = derive.cell_estimate(m.fn, rd.ok_rows, base, v)
-    if ratio_meaningful(r, b):
-        return units.ratio(r)
-    d = derive.difference(m.fn, rd.ok_rows, kernel, base, v)
-    if d is None:
-        return None if r is None else units.ratio(r)
-    return f"{units.interval(d, m.unit)} apart ({base} not distinguishable from zero)"
-
-
-def ratios(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
-    """Every measure's ratio at every vCPU count, overcommitted ones marked."""
-    body = []
-    for kernel, base in pairs:
-        for m in MEASURES:
-            for v in derive.vcpus_of(rd.ok_rows, m.test, kernel):
-                text = ratio_text(m, rd, kernel, base, v)
-                if text is not None:
-                    over = rd.overcommitted(kernel, v) or rd.overcommitted(base, v)
-                    body.append([f"{kernel} / {base}", m.title, str(v), text,
-                                 "overcommitted: not a headline" if over else NONE])
-    return section("Ratios", "kernel/base of the medians over boots, 95% bootstrap interval "
-                   "(each kernel's boots resampled independently), at every vCPU count; where "
-                   "the base's figure is not distinguishable from zero, the difference instead.",
-                   table(["pair", "measure", "vCPUs", "ratio [95% CI]", "cell"], body))
 
 
 def _cells(rd: ResultDir, test: str, kernels: list[str], columns: list) -> list[list[str]]:

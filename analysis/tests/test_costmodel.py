@@ -101,11 +101,14 @@ class Counts(unittest.TestCase):
     def test_count_section(self) -> None:
         text = costmodel.count_section(self.rows)
         c = raw_counts("count_read", "preempt", 2)
-        self.assertIn(f"| preempt | 2 | {int(c['insns'])} | 0 | 0 | {int(c['irqflag'])} |", text)
+        # No read fences or locked instructions and only the idle GP load in
+        # this fixture: said once above the table, not in every row.
+        self.assertIn("Same in every row: fences: 0; locked: 0; GP load: idle.", text)
+        self.assertIn(f"| preempt | 2 | {int(c['insns'])} | {int(c['irqflag'])} |", text)
         self.assertIn("modelled", text)
         self.assertNotIn(costmodel.NA, text)
-        # kernel_gps_per_sync sits after the GP load: 2 stages per sync on preempt.
-        self.assertRegex(text, r"\| preempt \| 2 \|.*\| idle \| 2 \| 18\.0 k \| 4 \| 30 \|")
+        # kernel_gps_per_sync sits after the modelled read pair: 2 stages per sync on preempt.
+        self.assertRegex(text, r"\| preempt \| 2 \|.* modelled \| 2 \| 18\.0 k \| 4 \| 30 \|")
         # A sweep without the kernel's own GP count has no such column.
         old_sweep = [r for r in self.rows if r.metric != "kernel_gps_per_sync"]
         self.assertNotIn("kernel GPs", costmodel.count_section(old_sweep))

@@ -87,9 +87,11 @@ class GoodReport(unittest.TestCase):
             rmtree(again)
 
     def test_verdict_then_summary_first(self) -> None:
-        """The verdict table on the first screen, then the summary."""
+        """The verdict table on the first screen, then the summary; no
+        section that only restates them (the former Ratios table)."""
         sections = re.findall(r"^## (.+)$", self.md, re.M)
         self.assertEqual(sections[:2], ["Verdict", "Summary"])
+        self.assertNotIn("Ratios", sections)
         self.assertIn("### preempt against classic", self.md)
         screen = first_screen(self.md)
         self.assertIn("| measure |", screen)

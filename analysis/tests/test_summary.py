@@ -13,7 +13,6 @@ import latency
 import report
 import resultdir
 import summary
-import tables
 
 PAIRS = [("preempt", "classic"), ("tree-preempt", "tree"), ("preempt", "classic-preempt")]
 
@@ -116,23 +115,6 @@ class Summary(unittest.TestCase):
         self.assertIn("16.0 ns on preempt against 0 ns on classic (3 and 3 boots): 16.0 ns "
                       "apart (95% CI 11.0 ns to 21.0 ns; no ratio: classic's figure is not "
                       "distinguishable from zero), more expensive on preempt.", read)
-
-    def test_ratio_table_gives_difference_when_base_is_zero(self) -> None:
-        """The report's Ratios table follows the summary: no "× [unbounded]"
-        against a base at zero, the difference with its interval instead."""
-        def zero(row: dict[str, str]) -> None:
-            if (row["test"], row["kernel"], row["metric"]) == ("read", "classic", "ns_per_pair"):
-                row["value"] = "0"
-        edit_csv(self.dir / "csv" / "results.csv", zero)
-        body = "\n".join(tables.ratios(resultdir.load_result_dir(self.dir), PAIRS))
-        read = [line for line in body.splitlines()
-                if line.startswith("| preempt / classic | Read side (wall clock under TCG) | 1 |")]
-        self.assertEqual(len(read), 1, body)
-        self.assertNotIn("unbounded", read[0])
-        self.assertIn("16.0 [11.0, 21.0] ns apart (classic not distinguishable from zero)", read[0])
-        # A base away from zero keeps its ratio.
-        self.assertRegex(body, r"\| tree-preempt / tree \| Read side \(wall clock under TCG\) "
-                               r"\| 1 \| [\d.]+× \[")
 
     def test_negative_estimate_reported(self) -> None:
         text = summary_text(self.dir)

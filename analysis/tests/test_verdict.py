@@ -10,6 +10,7 @@ from test_summary import PAIRS, edit_csv
 import latency
 import resultdir
 import summary
+import tables
 import verdict
 
 
@@ -128,6 +129,46 @@ class Verdict(unittest.TestCase):
 
     def test_nothing_without_pairs(self) -> None:
         self.assertEqual(verdict.verdict(self.load("good"), [("classic-preempt", "classic")]), [])
+
+
+class ConstantColumns(unittest.TestCase):
+    def test_said_once_above(self) -> None:
+        lines = tables.table(["kernel", "load", "ns", "cell"],
+                             [["a", "idle", "1", "–"], ["b", "idle", "2", "–"]])
+        self.assertEqual(lines[0], "Same in every row: load: idle; cell: –.")
+        self.assertEqual(lines[2], "| kernel | ns |")
+        self.assertEqual(lines[4:6], ["| a | 1 |", "| b | 2 |"])
+
+    def test_one_row_or_all_constant_kept(self) -> None:
+        one = tables.table(["a", "b"], [["1", "2"]])
+        self.assertEqual(one[0], "| a | b |")
+        same = tables.table(["a", "b"], [["1", "2"], ["1", "2"]])
+        self.assertEqual(same[0], "| a | b |")
+
+
+class P999(unittest.TestCase):
+    """p99.9 is shown only where it can differ from the maximum."""
+
+    def setUp(self) -> None:
+        self.dir = copy_fixture("latency")
+
+    def tearDown(self) -> None:
+        rmtree(self.dir)
+
+    def header(self) -> str:
+        rows = resultdir.load_result_dir(self.dir).ok_rows
+        return latency.table_lines(rows, ["preempt"])[0]
+
+    def test_dropped_with_100_samples(self) -> None:
+        self.assertNotIn("p99.9", self.header())
+        self.assertIn("wakeup max", self.header())
+
+    def test_kept_with_1000_samples(self) -> None:
+        def more(row: dict[str, str]) -> None:
+            if row["test"] == "latency" and row["metric"] == "samples":
+                row["value"] = "1000"
+        edit_csv(self.dir / "csv" / "results.csv", more)
+        self.assertIn("wakeup p99.9", self.header())
 
 
 if __name__ == "__main__":
