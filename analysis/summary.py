@@ -1,6 +1,7 @@
-"""The top of report.md: what each kernel of suite.conf COMPARE_PAIRS costs
-against its base, as ratios of medians with 95% intervals, each with one
-plain sentence generated from the data.
+"""The summary of report.md, after the verdict table (verdict.py, which takes
+its wall-clock figures from here): what each kernel of suite.conf
+COMPARE_PAIRS costs against its base, as ratios of medians with 95%
+intervals, each with one plain sentence generated from the data.
 
 Only cells with fewer vCPUs than the host has CPUs feed a ratio; of those,
 the largest vCPU count both kernels measured is the headline (the tables

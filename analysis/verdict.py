@@ -41,7 +41,7 @@ CellFn = Callable[[ResultDir, str, str], "Cell | None"]  # (rd, kernel, base)
 
 @dataclass(frozen=True)
 class VerdictRow:
-    label: str
+    label: str          # "{readers}": the longest readers' hold time (latency rows)
     kind: str
     cell: CellFn
 
@@ -109,8 +109,8 @@ ROWS = (
     VerdictRow("grace-period latency, idle (ticks)", WALL, measured(measures.GP_TICKS)),
     VerdictRow("call_rcu() cost", WALL, measured(measures.CALLRCU_COST)),
     VerdictRow("callback capacity", WALL, measured(measures.CAPACITY)),
-    VerdictRow("wakeup behind the longest readers: median", WALL, wakeup("wakeup_median_ns")),
-    VerdictRow("wakeup behind the longest readers: worst", WALL, wakeup("wakeup_max_ns")),
+    VerdictRow("wakeup behind {readers} readers: median", WALL, wakeup("wakeup_median_ns")),
+    VerdictRow("wakeup behind {readers} readers: worst", WALL, wakeup("wakeup_max_ns")),
 )
 
 
@@ -133,9 +133,10 @@ def intro(rd: ResultDir, vcpus: set[int]) -> str:
             f"{where}the largest vCPU count below the host's {rd.host_cpus or '?'} CPUs "
             "that both measured.  Kinds: exact count (rbcount TCG plugin); model (those "
             "counts × this host's per-instruction-class costs, a range); TCG wall clock "
-            "(emulated time, median over boots, ratio kernel/base with its 95% CI)."
+            "(emulated time, medians over boots: the ratio kernel/base [95% CI], for "
+            "wakeups each median [95% CI])."
             + (f"  Wakeup rows: a SCHED_FIFO task on the CPU of readers that hold "
-               f"rcu_read_lock() for {readers}." if readers else "")
+               f"rcu_read_lock() for {readers} at a time." if readers else "")
             + "  The summary below says each in a sentence.")
 
 
@@ -151,6 +152,8 @@ def verdict(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
         if c is None:
             return NONE
         return c.text if len(vcpus) == 1 else f"{c.text} ({c.vcpus} vCPU{'s' if c.vcpus > 1 else ''})"
-    body = [[row.label, row.kind] + [text(c) for c in got] for row, got in found]
+    readers = longest_readers(rd) or "?"
+    body = [[row.label.format(readers=readers), row.kind] + [text(c) for c in got]
+            for row, got in found]
     header = ["measure", "kind"] + [f"{k} vs {b}" for k, b in present]
     return ["## Verdict", "", intro(rd, vcpus), ""] + table(header, body)

@@ -78,12 +78,13 @@ class Verdict(unittest.TestCase):
         lines = verdict.verdict(rd, [("preempt", "classic-preempt")])
         rows = table_rows(lines)
         w = latency.headline_wakeups(rd, "preempt", "classic-preempt")
-        median = rows["wakeup behind the longest readers: median"]
+        median = rows["wakeup behind 10.0 ms readers: median"]
         self.assertEqual(median["kind"], "TCG wall clock")
         self.assertEqual(median["preempt vs classic-preempt"], verdict.versus(
             latency.units.interval(w.figure[("preempt", "wakeup_median_ns")], "ns"),
             latency.units.interval(w.figure[("classic-preempt", "wakeup_median_ns")], "ns")))
-        self.assertIn("rcu_read_lock() for 10.0 ms", "\n".join(lines))
+        self.assertIn("rcu_read_lock() for 10.0 ms at a time", "\n".join(lines))
+        self.assertIn("wakeup behind 10.0 ms readers: worst", rows)
 
     def test_fits_the_first_screen(self) -> None:
         """Every row with data and every pair: at most MAX_LINES table lines."""
