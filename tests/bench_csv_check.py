@@ -55,7 +55,9 @@ def check_form(path: Path, problems: list[str]) -> list[dict[str, str]]:
 
 
 # (metric, source) of the paired differences, which may be negative.
-DIFFERENCES = {("ns_per_pair", "rcubench"), ("ns_per_pair", "liburcu")}
+DIFFERENCES = {("ns_per_pair", "rcubench"), ("ns_per_pair", "liburcu"),
+               ("ns_per_pair", "native-replay"), ("ns_per_pair_low", "native-replay"),
+               ("ns_per_pair_high", "native-replay")}
 
 
 def check_row(row: dict[str, str], schema: str, problems: list[str]) -> None:
