@@ -39,14 +39,24 @@ tick on preempt) make its plain part lean low by as many instructions).  Break-e
 / per-section side, in read sections per grace period per CPU, in barrier
 instructions and in modelled ns: both are CPU costs.
 
-Report entry points: count_section(rows), barrier_balance_section(rows)
-(Markdown strings); report_section(rd, kernels), headline(rd, kernel, base),
-break_even(rd, kernel, base) (Markdown lines) for summary.py / report.py.
+The replay (workloads/replay, rows of test replay) checks the model: each
+kernel's read pair, rewritten from its disassembly, run natively on the
+host.  replay_section() puts per kernel the replayed ns/pair (cli/sti
+excluded: they cannot run at CPL 3) beside the modelled range of the same
+instructions, the modelled cli/sti share (from published.csv, whose family
+may not be the host's: it says so), and published anchors.
+
+Report entry points: count_section(rows), barrier_balance_section(rows),
+replay_section(rows, host_cpu) (Markdown strings); report_section(rd,
+kernels), replay_report(rd), headline(rd, kernel, base), break_even(rd,
+kernel, base) (Markdown lines) for summary.py / report.py.
 """
 
+import csv
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable, Optional, Protocol
 
 import tables
@@ -404,3 +414,183 @@ def break_even(rd, kernel: str, base: str) -> list[str]:
             f"{num(b.gp_barriers)} barriers ({ns_range(b.gp)}) per grace period per CPU: "
             f"break-even at {even_counts(b)} sections per grace period per CPU in barriers, "
             f"{ratio_range(b.gp.ns, b.section.ns)} in modelled ns."]
+
+
+# --- the replay: the model against the read pair run natively -----------------------
+
+REPLAY_TEST = "replay"
+REPLAY_NS = ("ns_per_pair", "ns_per_pair_low", "ns_per_pair_high")
+PUBLISHED_CSV = Path(__file__).resolve().parent.parent / "workloads" / "calibrate" / "published.csv"
+# Published read-pair costs to put beside each kernel (shared/ANCHORS.md: the
+# sources, and why the hardware and kernels differ from ours).
+ANCHORS = {
+    "tree-preempt": "preemptible Tree RCU: about 2.9 ns/pair on 1 CPU, 3.7-4.1 ns up to 192 "
+                    "(refscale under kvm.sh, 2.1 GHz Xeon Platinum 8176; perfbook "
+                    "defer/rcuusage.tex, CodeSamples/defer/data/rcuscale.hps.2020.05.28a/)",
+    "tree": "non-preemptible Tree RCU: about 0.27 ns/pair, an artefact: no instructions "
+            "(same perfbook data)",
+    "classic-preempt": "Classic RCU on CONFIG_PREEMPT (2.6.23, debug build): 6.05 ns/pair on "
+                       "1 CPU, 5.63 on 16 (3 GHz Intel, 2007; perfbook "
+                       "CodeSamples/defer/data/OLD-3a20/)",
+    "preempt": "none published for the 2007 flip-counter design (ANCHORS.md lists candidates)",
+    "classic": "none (rcu_read_lock() is barrier(): no instructions)",
+}
+CLI_STI = ("cli", "sti")
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One kernel's replayed pair against its modelled cost."""
+
+    kernel: str
+    counts: dict[str, float]         # per-pair classes the replay executed
+    ns: Optional[Range]              # replayed ns/pair: [Q1, Q3]
+    median: Optional[float]
+    guest_insns: Optional[float]     # count_read's insns, when the directory has them
+    model: Model                     # all the pair's instructions, cli/sti included
+    cli_sti: Model                   # the cli and sti part of it
+
+
+def replay_rows(rows: list[RowLike]) -> dict[str, dict[str, float]]:
+    """kernel (params) -> metric -> median over repeats of test replay."""
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        if r.test == REPLAY_TEST and "kernel" in r.params:
+            values[r.params["kernel"]][r.metric].append(float(r.value))
+    return {k: {m: statistics.median(v) for m, v in ms.items()} for k, ms in values.items()}
+
+
+def guest_count(rows: list[RowLike], kernel: str) -> dict[str, float]:
+    """count_read of kernel at its fewest vCPUs (exact: vCPUs do not change it)."""
+    have = sorted({r.vcpus for r in rows if r.test == "count_read" and r.kernel == kernel})
+    return counts(rows, "count_read", kernel, have[0], READ_PARAMS) if have else {}
+
+
+def cli_sti_model(count: dict[str, float], cost: dict[str, Range]) -> Model:
+    ns = Range(0.0, 0.0)
+    for op in CLI_STI:
+        n = count.get(op, 0.0)
+        if n and op not in cost:
+            return Model(None, f"no calib cost for {op}")
+        if n:
+            ns += cost[op].scale(n)
+    return Model(ns)
+
+
+def replays(rows: list[RowLike]) -> list[Replay]:
+    cost = costs(rows)
+    out = []
+    for kernel, m in sorted(replay_rows(rows).items()):
+        c = {k: v for k, v in m.items() if k not in REPLAY_NS and k != "baseline_ns"}
+        ns = Range(m["ns_per_pair_low"], m["ns_per_pair_high"]) \
+            if {"ns_per_pair_low", "ns_per_pair_high"} <= m.keys() else None
+        out.append(Replay(kernel, c, ns, m.get("ns_per_pair"),
+                          guest_count(rows, kernel).get("insns"), read_model(c, cost),
+                          cli_sti_model(c, cost)))
+    return out
+
+
+def published_cli_sti(path: Path = PUBLISHED_CSV) -> dict[str, dict[str, str]]:
+    """op -> the published.csv row of cli and sti (table, url, family)."""
+    try:
+        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+    except OSError:
+        return {}
+    return {r["op"]: r for r in csv.DictReader(lines) if r.get("op") in CLI_STI}
+
+
+def minus(a: Optional[Range], b: Optional[Range]) -> Optional[Range]:
+    """a without its part b (the same instructions at the same ends)."""
+    return Range(a.low - b.low, a.high - b.high) if a and b else None
+
+
+def ns_text(r: Optional[Range], median: Optional[float] = None) -> str:
+    if r is None:
+        return NA
+    mid = f"{units.sig(median)} " if median is not None else ""
+    return f"{mid}[{units.sig(r.low)}, {units.sig(r.high)}]"
+
+
+def share_text(part: Model, whole: Model) -> str:
+    if part.ns is None:
+        return f"{NA} ({part.reason})"
+    if not part.ns.high:
+        return "0"
+    if whole.ns is None or not whole.ns.high:
+        return ns_text(part.ns)
+    return (f"{ns_text(part.ns)} ({units.sig(100 * part.ns.low / whole.ns.low)}-"
+            f"{units.sig(100 * part.ns.high / whole.ns.high)} %)" if whole.ns.low else
+            ns_text(part.ns))
+
+
+def over_text(model: Optional[Range], replayed: Optional[float]) -> str:
+    """Modelled (excluding cli/sti) over replayed: how far the sum overestimates."""
+    if model is None or replayed is None or replayed <= 0.05:
+        return NA
+    return f"[{units.sig(model.low / replayed)}, {units.sig(model.high / replayed)}]"
+
+
+def replay_row(r: Replay) -> list[str]:
+    insns = num(r.counts.get("insns"))
+    if r.guest_insns is not None:
+        insns += " (guest: same)" if r.guest_insns == r.counts.get("insns") \
+            else f" (guest: {num(r.guest_insns)}!)"
+    rest = minus(r.model.ns, r.cli_sti.ns)
+    return [r.kernel, insns, num(r.counts.get("cli", 0) + r.counts.get("sti", 0)),
+            ns_text(r.ns, r.median), ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
+            share_text(r.cli_sti, r.model), ns_text(rest), over_text(rest, r.median),
+            ANCHORS.get(r.kernel, NA)]
+
+
+def cli_sti_note(published: dict[str, dict[str, str]], host_cpu: str) -> str:
+    """Where the cli/sti costs come from, and whether they fit this host."""
+    if not published:
+        return "cli/sti: no published.csv: their share is n/a."
+    row = published.get("cli") or published.get("sti")
+    family = (row or {}).get("family", "") or "an unnamed family"
+    vendor = family.split()[0].lower() if family.split() else ""
+    fits = bool(host_cpu) and vendor and vendor in host_cpu.lower()
+    note = (f"cli/sti costs: {row.get('table', '?')} ({row.get('url', '?')}), figures for "
+            f"{family}.")
+    if not fits:
+        note += (f"  **No published CLI/STI figure for this host's CPU ({host_cpu or 'unknown'}) "
+                 "was found**: the cli/sti column is another family's figure at this host's "
+                 "cycle time, shown apart so that the replay's comparison does not depend on it.")
+    return note
+
+
+def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
+                   published: Optional[dict[str, dict[str, str]]] = None) -> str:
+    """Markdown: per kernel, the replayed ns/pair (native, cli/sti excluded)
+    beside the modelled range, its cli/sti share, and published anchors."""
+    rows = ok_rows(rows)
+    lines = ["## The cost model against the read pair replayed natively", ""]
+    found = replays(rows)
+    if not found:
+        return "\n".join(lines + ["No replay rows in this directory "
+                                  "(workloads/replay/run.sh RESULTDIR).", ""])
+    lines += ["Each kernel's read-side instructions (rcubench.ko's rb_read_loop and the "
+              "vmlinux functions it calls, from the kernels' disassembly) run natively in user "
+              "space on this host (workloads/replay): the replayed read loop minus the "
+              "replayed empty loop per iteration, median [quartiles] of runs.  cli and sti "
+              "fault at CPL 3: the replay runs a 1-byte nop in their place, so its ns exclude "
+              "them; their modelled cost is the column beside it.  Modelled: the additive "
+              "model (counts x this directory's calib costs, [low, high]) of the same "
+              "instructions; \"excl. cli/sti\" takes their modelled cost out, and the last "
+              "ratio is that over the replay: how much the sum of serial costs overestimates "
+              "a pair whose instructions overlap.  Published figures are other hardware and "
+              "kernels (shared/ANCHORS.md): scale, not a check.", ""]
+    lines += table(["kernel", "insns/pair", "cli+sti/pair", "replayed ns/pair (native, "
+                    "excl. cli/sti)", "modelled ns/pair", "of which cli/sti, ns (share)",
+                    "modelled excl. cli/sti, ns", "modelled excl. / replayed",
+                    "published anchor"], [replay_row(r) for r in found])
+    pub = published_cli_sti() if published is None else published
+    return "\n".join(lines + ["", cli_sti_note(pub, host_cpu), ""])
+
+
+def replay_report(rd) -> list[str]:
+    """report.py hook: replay_section of a results directory, with the host
+    CPU its metadata names."""
+    host = rd.metadata.get("host", {}) if isinstance(rd.metadata, dict) else {}
+    cpu = host.get("cpu", "") if isinstance(host, dict) else ""
+    return replay_section(rd.rows, cpu).splitlines()
