@@ -39,7 +39,7 @@ in the guest row format.  `count` prints the per-pair classes only.
 """
 
 import argparse
-import os
+import csv
 import re
 import subprocess
 import sys
@@ -67,6 +67,9 @@ TASK_AREA = 1 << 16      # > sizeof(struct task_struct) of these kernels
 GLOBAL_SLOT = 1 << 12    # data area per RIP-relative symbol
 GS_SLACK = 1 << 12       # past the highest per-CPU offset named
 REPLACED = {"cli": "nop", "sti": "nop"}  # faults at CPL 3 -> same length (1 byte)
+# The per-pair classes of the replay's rows: count_read's (objdump_loop.py's).
+PAIR_CLASSES = ("insns", "locked", "fences", "cli", "sti", "pushf", "popf", "percpu", "calls",
+                "rets")
 
 FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 INSN = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]{2}(?: [0-9a-f]{2})*)\s*(?:\t(.*))?$")
@@ -472,7 +475,8 @@ def build(asm: str, workdir: Path) -> Path:
 def harness(binary: Path, *args: str) -> list[str]:
     res = subprocess.run([str(binary), *args], capture_output=True, text=True)
     if res.returncode != 0:
-        raise ReplayError(f"{binary.name} {' '.join(args)}: {res.stderr.strip() or res.returncode}")
+        err = res.stderr.strip().replace("rcu-bench: error: replay-harness: ", "")
+        raise ReplayError(f"{binary.name} {' '.join(args)}: {err or res.returncode}")
     return res.stdout.splitlines()
 
 
@@ -503,8 +507,7 @@ def rows(kernel: str, pair: dict[str, int], replaced: Counter, timed: list[str])
     """Guest-format rows of test replay (analysis/SCHEMA.md)."""
     p = f"kernel={kernel}"
     out = [f"replay,{p},{line.split()[0]},{line.split()[1]},ns,native-replay" for line in timed]
-    for metric in ("insns", "locked", "fences", "cli", "sti", "pushf", "popf", "percpu", "calls",
-                   "rets"):
+    for metric in PAIR_CLASSES:
         out.append(f"replay,{p},{metric},{pair[metric]},count,native-replay")
     return out
 
@@ -584,17 +587,54 @@ def extract(obj: Path, ko: Path, header: str) -> str:
                       *sum(vml.values(), [])]) + "\n"
 
 
+def guest_expectation(results: Path, kernel: str) -> str:
+    """The '# expect pair:' line of a bundle: count_read (nest 1, interrupts
+    on) of kernel in a results.csv, the rbcount plugin's exact counts."""
+    try:
+        with results.open(newline="") as fh:
+            rows = [r for r in csv.DictReader(fh) if r["test"] == "count_read"
+                    and r["kernel"] == kernel and r["status"] == "ok"
+                    and "nest=1;irqs=on" in r["params"]]
+    except OSError as e:
+        raise ReplayError(f"{results}: {e.strerror}") from None
+    values: dict[str, set[str]] = {}
+    for r in rows:
+        values.setdefault(r["metric"], set()).add(r["value"])
+    missing = [c for c in PAIR_CLASSES if c not in values]
+    if missing:
+        raise ReplayError(f"{results}: no count_read {' '.join(missing)} of {kernel}")
+    split = [c for c in PAIR_CLASSES if len(values[c]) > 1]
+    if split:
+        raise ReplayError(f"{results}: count_read of {kernel} differs between rows: {split}")
+    commits = sorted({r["commit"] for r in rows})
+    return (f"# expect pair: {' '.join(f'{c}={values[c].pop()}' for c in PAIR_CLASSES)}\n"
+            f"# (count_read, nest 1, interrupts on, of {kernel} in {results}, suite commit "
+            f"{' '.join(commits)}: the rbcount plugin's counts in the guest)")
+
+
 # --- command line ----------------------------------------------------------------
 
 def cmd_extract(a: argparse.Namespace) -> int:
     header = f"# rcu-bench replay bundle: kernel {a.kernel}, {a.obj}, {a.ko}"
+    if a.expect_from:
+        header += "\n" + guest_expectation(Path(a.expect_from), a.kernel)
     text = extract(Path(a.obj), Path(a.ko), header)
     Path(a.output).write_text(text) if a.output else sys.stdout.write(text)
     return 0
 
 
+def generate_file(path: Path) -> tuple[Bundle, str, Layout, list[str]]:
+    """load_bundle + generate, errors naming the bundle."""
+    bundle = load_bundle(path)
+    try:
+        asm, layout, names = generate(bundle)
+    except ReplayError as e:
+        raise ReplayError(f"{path}: {e}") from None
+    return bundle, asm, layout, names
+
+
 def cmd_generate(a: argparse.Namespace) -> int:
-    asm, layout, _ = generate(load_bundle(Path(a.bundle)))
+    _, asm, layout, _ = generate_file(Path(a.bundle))
     Path(a.output).write_text(asm) if a.output else sys.stdout.write(asm)
     print(f"replay: {len(layout.stubs)} stubs, cli {layout.replaced['cli']} and sti "
           f"{layout.replaced['sti']} replaced by nops", file=sys.stderr)
@@ -602,8 +642,7 @@ def cmd_generate(a: argparse.Namespace) -> int:
 
 
 def counted(a: argparse.Namespace, tmp: Path) -> tuple[Bundle, Layout, Path, dict]:
-    bundle = load_bundle(Path(a.bundle))
-    asm, layout, names = generate(bundle)
+    bundle, asm, layout, names = generate_file(Path(a.bundle))
     binary = build(asm, Path(a.workdir) if a.workdir else tmp)
     return bundle, layout, binary, counts(binary, names, insn_texts(bundle))
 
@@ -636,6 +675,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     e.add_argument("--kernel", required=True)
     e.add_argument("--obj", required=True, help="the kernel's object dir (vmlinux, System.map)")
     e.add_argument("--ko", required=True, help="rcubench.ko built against it")
+    e.add_argument("--expect-from", metavar="RESULTS_CSV",
+                   help="add the guest's count_read of the kernel as the '# expect pair:' line")
     e.add_argument("-o", "--output")
     g = sub.add_parser("generate", help="the replay's assembly file of a bundle")
     g.add_argument("bundle")
