@@ -66,6 +66,8 @@ def check_bundle(path: Path, tmp: Path) -> None:
     binary = replay.build(asm, tmp / path.stem)
     check(binary.exists() and (tmp / path.stem / "replay.lst").exists(),
           f"{path.name}: the generated assembly assembles into the harness")
+    moved = replay.layout_differences(binary, bundle)
+    check(not moved, f"{path.name}: every replayed instruction at its kernel offset {moved[:3]}")
     c = replay.counts(binary, names, replay.insn_texts(bundle))
     want = expected(path)
     got = {k: c["pair"][k] for k in want}

@@ -5,6 +5,7 @@
  *
  * Usage: replay-harness time RUNS TARGET_MS
  *        replay-harness trace read|empty ITERATIONS
+ *        replay-harness map
  *
  * time: ns per rcu_read_lock()/rcu_read_unlock() pair as the guest's read
  * test takes it: the replayed rb_read_loop minus the replayed rb_empty_loop
@@ -16,6 +17,9 @@
  * trace: single-steps one call of the loop with ITERATIONS iterations (the
  * trap flag, a SIGTRAP per instruction) and prints the index of each
  * replayed instruction executed, one a line (replay.py names them).
+ *
+ * map: prints the address of each replayed instruction, one a line, so
+ * that replay.py can check the replay has the kernel's code layout.
  *
  * Either way the replay must stay on the common path: a call of a slow-path
  * stub is an error.  Built with -mno-red-zone: the flag pushes below %rsp.
@@ -219,6 +223,11 @@ int main(int argc, char **argv)
 		trace_loop(loop_named(argv[2]), iterations);
 		return 0;
 	}
-	die("usage: replay-harness time RUNS TARGET_MS | trace read|empty ITERATIONS");
+	if (argc == 2 && !strcmp(argv[1], "map")) {
+		for (unsigned long i = 0; i < rb_replay_ninsns; i++)
+			printf("%#lx\n", rb_replay_insn_map[i]);
+		return 0;
+	}
+	die("usage: replay-harness time RUNS TARGET_MS | trace read|empty ITERATIONS | map");
 	return 1;
 }

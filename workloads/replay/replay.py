@@ -309,6 +309,15 @@ def branch_target(layout: Layout, f: Function, insn: Insn, where: str) -> str:
     return layout.stub(name)
 
 
+def branch_size(mnemonic: str, insn: Insn) -> str:
+    """gas's pseudo-prefix that keeps a jump's displacement size, so that
+    every replayed instruction has the kernel's length (and the code its
+    layout): 2 bytes disp8, longer disp32."""
+    if mnemonic == "call":
+        return ""
+    return "{disp8} " if len(insn.data) == 2 else "{disp32} "
+
+
 def rewrite(layout: Layout, f: Function, insn: Insn) -> Optional[str]:
     """The instruction as assembly text, or None when its bytes can stay."""
     where = f"{f.name}+{insn.addr - f.start:#x} '{insn.text}'"
@@ -320,8 +329,8 @@ def rewrite(layout: Layout, f: Function, insn: Insn) -> Optional[str]:
         return REPLACED[insn.mnemonic]
     if INDIRECT.match(code):
         raise ReplayError(f"{where}: indirect branch: unsupported")
-    if BRANCH.match(code):
-        return f"{BRANCH.match(code).group(1)} {branch_target(layout, f, insn, where)}"
+    if m := BRANCH.match(code):
+        return f"{branch_size(m.group(1), insn)}{m.group(1)} {branch_target(layout, f, insn, where)}"
     if "%rip" in code:
         if insn.reloc is not None:
             sym, off = reloc_target(insn)
@@ -350,8 +359,11 @@ def replayed_functions(bundle: Bundle) -> list[Function]:
 
 
 def emit_function(layout: Layout, f: Function, index: dict[str, int], out: list[str]) -> None:
-    out += ["", "\t.p2align 4", f"\t.type {func_symbol(f.name)},@function",
-            f"{func_symbol(f.name)}:\t\t\t\t# {f.origin} {f.name}"]
+    # The kernel's offset within a 64-byte line: fetch and the loop buffer see
+    # the same layout.
+    out += ["", "\t.p2align 6", f"\t.skip {f.start % 64}",
+            f"\t.type {func_symbol(f.name)},@function",
+            f"{func_symbol(f.name)}:\t\t\t\t# {f.origin} {f.name} at {f.start:#x}"]
     for insn in f.insns:
         index[f"{f.name}+{insn.addr - f.start:#x}"] = len(index)
         text = rewrite(layout, f, insn)
@@ -492,6 +504,21 @@ def counts(binary: Path, names: list[str], texts: list[str]) -> dict[str, dict[s
         out[loop] = class_counts(per, texts)
         out[loop + "_names"] = [names[i] for i in sorted(per.elements())]  # type: ignore[assignment]
     out["pair"] = pair_counts(out["read"], out["empty"])
+    return out
+
+
+def layout_differences(binary: Path, bundle: Bundle) -> list[str]:
+    """Instructions whose offset in their function differs from the kernel's
+    (the rewrite changed a length): none, or the replay's layout is not the
+    kernel's."""
+    addrs = [int(x, 16) for x in harness(binary, "map")]
+    out, k = [], 0
+    for f in replayed_functions(bundle):
+        base = addrs[k]
+        for i in f.insns:
+            if addrs[k] - base != i.addr - f.start:
+                out.append(f"{f.name}+{i.addr - f.start:#x} at +{addrs[k] - base:#x}")
+            k += 1
     return out
 
 
@@ -644,6 +671,10 @@ def cmd_generate(a: argparse.Namespace) -> int:
 def counted(a: argparse.Namespace, tmp: Path) -> tuple[Bundle, Layout, Path, dict]:
     bundle, asm, layout, names = generate_file(Path(a.bundle))
     binary = build(asm, Path(a.workdir) if a.workdir else tmp)
+    moved = layout_differences(binary, bundle)
+    if moved:
+        raise ReplayError(f"{a.bundle}: the replay's code is not laid out as the kernel's: "
+                          f"{', '.join(moved[:4])}")
     return bundle, layout, binary, counts(binary, names, insn_texts(bundle))
 
 
