@@ -236,6 +236,7 @@ class Layout:
     globals_: list[str] = field(default_factory=list)
     percpu: dict[str, int] = field(default_factory=dict)   # symbol -> offset
     max_gs: int = 0
+    gs_abs: dict[str, int] = field(default_factory=dict)    # %gs:sym(%rip) targets
     replaced: Counter = field(default_factory=Counter)
 
     def stub(self, name: str) -> str:
@@ -318,6 +319,29 @@ def branch_size(mnemonic: str, insn: Insn) -> str:
     return "{disp8} " if len(insn.data) == 2 else "{disp32} "
 
 
+def gs_riprel_offset(bundle: Bundle, insn: Insn, where: str) -> int:
+    """The per-CPU offset of a %gs:disp(%rip) operand (this_cpu_read() of 6.1):
+    the address objdump's comment gives, or the module's relocation."""
+    if insn.reloc is not None:
+        sym, off = reloc_target(insn)
+        if sym not in bundle.symbols:
+            raise ReplayError(f"{where}: per-CPU symbol {sym} not in the symbols section")
+        return bundle.symbols[sym] + off
+    if m := COMMENT.search(insn.text):
+        return int(m.group(1), 16)
+    raise ReplayError(f"{where}: %gs RIP-relative operand without its address")
+
+
+def gs_riprel(layout: Layout, insn: Insn, code: str, where: str) -> str:
+    """%gs:disp(%rip) addresses GS base + RIP + disp: the same form against an
+    absolute symbol at the per-CPU offset (the linker makes RIP + disp that
+    offset) keeps the instruction's length."""
+    offset = gs_riprel_offset(layout.bundle, insn, where)
+    layout.note_gs(offset, where)
+    layout.gs_abs[f"rb_pcpu_{offset:x}"] = offset
+    return RIPREL.sub(f"rb_pcpu_{offset:x}(%rip)", code)
+
+
 def rewrite(layout: Layout, f: Function, insn: Insn) -> Optional[str]:
     """The instruction as assembly text, or None when its bytes can stay."""
     where = f"{f.name}+{insn.addr - f.start:#x} '{insn.text}'"
@@ -331,6 +355,8 @@ def rewrite(layout: Layout, f: Function, insn: Insn) -> Optional[str]:
         raise ReplayError(f"{where}: indirect branch: unsupported")
     if m := BRANCH.match(code):
         return f"{branch_size(m.group(1), insn)}{m.group(1)} {branch_target(layout, f, insn, where)}"
+    if "%gs:" in code and "%rip" in code:
+        return gs_riprel(layout, insn, code, where)
     if "%rip" in code:
         if insn.reloc is not None:
             sym, off = reloc_target(insn)
@@ -396,6 +422,8 @@ def generate(bundle: Bundle) -> tuple[str, Layout, list[str]]:
            "\t.text", "\t.globl rb_replay_text_start", "rb_replay_text_start:"]
     out += [f"\t.globl {func_symbol(LOOP)}", f"\t.globl {func_symbol(EMPTY)}"]
     out += body + stubs_text(layout) + ["\t.globl rb_replay_text_end", "rb_replay_text_end:"]
+    out += ["", "# Per-CPU offsets that %gs:sym(%rip) operands reach (GS base + RIP + disp)."]
+    out += [f"\t.set {name}, {off:#x}" for name, off in sorted(layout.gs_abs.items())]
     out += data_text(layout, bundle, names)
     return "\n".join(out) + "\n", layout, names
 
@@ -602,7 +630,8 @@ def extract(obj: Path, ko: Path, header: str) -> str:
             if i.reloc:
                 wanted.add(i.reloc.symbol)
             if "%gs:" in i.code and not i.reloc:
-                off = int(GSABS.search(i.code).group(1), 0)
+                off = (int(COMMENT.search(i.text).group(1), 16) if "%rip" in i.code
+                       else int(GSABS.search(i.code).group(1), 0))
                 below = max(((a, n) for a, _, n in smap if a <= off), default=None)
                 if below:
                     wanted.add(below[1])
@@ -642,7 +671,8 @@ def guest_expectation(results: Path, kernel: str) -> str:
 # --- command line ----------------------------------------------------------------
 
 def cmd_extract(a: argparse.Namespace) -> int:
-    header = f"# rcu-bench replay bundle: kernel {a.kernel}, {a.obj}, {a.ko}"
+    header = "\n".join([f"# rcu-bench replay bundle: kernel {a.kernel}, {a.obj}, {a.ko}"]
+                       + [f"# {n}" for n in a.note])
     if a.expect_from:
         header += "\n" + guest_expectation(Path(a.expect_from), a.kernel)
     text = extract(Path(a.obj), Path(a.ko), header)
@@ -708,6 +738,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     e.add_argument("--ko", required=True, help="rcubench.ko built against it")
     e.add_argument("--expect-from", metavar="RESULTS_CSV",
                    help="add the guest's count_read of the kernel as the '# expect pair:' line")
+    e.add_argument("--note", action="append", default=[],
+                   help="a line of provenance for the header (repeatable)")
     e.add_argument("-o", "--output")
     g = sub.add_parser("generate", help="the replay's assembly file of a bundle")
     g.add_argument("bundle")
@@ -721,8 +753,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             p.add_argument("--names", action="store_true", help="list each iteration's instructions")
         else:
             p.add_argument("--kernel", required=True)
-            p.add_argument("--runs", type=int, default=51)
-            p.add_argument("--target-ms", type=float, default=2.0)
+            # Many short runs: on a shared host a preemption spoils a few
+            # runs, not the median.
+            p.add_argument("--runs", type=int, default=201)
+            p.add_argument("--target-ms", type=float, default=1.0)
     a = ap.parse_args(argv)
     try:
         return {"extract": cmd_extract, "generate": cmd_generate, "count": cmd_count,

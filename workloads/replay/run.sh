@@ -8,6 +8,8 @@
 # cache (vmlinux, System.map and rcubench.ko, built against it if missing)
 # into $RB_CACHE/replay/K.dis; with --bundles DIR, DIR/K.dis is used instead
 # (workloads/replay/fixtures: the kernels the fixtures were taken from).
+# RUNS runs (default 201) of at least MS ms (default 1): many short runs, so
+# that a preemption on a shared host spoils a few runs, not the median.
 # The runs are pinned to host CPU C (default: the last one) with taskset;
 # repeat numbers continue after earlier replay rows.
 set -euo pipefail
@@ -17,7 +19,7 @@ usage() {
 	echo "usage: workloads/replay/run.sh RESULTDIR [--kernels \"K...\"] [--bundles DIR] [--runs N] [--target-ms MS] [--cpu C]"
 }
 
-dir='' kernels=$(conf_get KERNELS) bundles='' runs=51 target_ms=2 cpu=$(($(nproc) - 1))
+dir='' kernels=$(conf_get KERNELS) bundles='' runs=201 target_ms=1 cpu=$(($(nproc) - 1))
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:-}; shift ;;
