@@ -77,7 +77,7 @@ def check_bundle(path: Path, tmp: Path) -> None:
         inside = [n for n in c[loop + "_names"] if n.startswith(fname + "+")]
         body = loop_body_names(bundle.functions[fname])
         check(Counter(inside) == Counter(body),
-              f"{path.name}: a {loop} iteration runs {fname}'s loop body as objdump_loop.py "
+              f"{path.name}: an iteration of the {loop} loop runs {fname}'s loop body as objdump_loop.py "
               f"finds it ({len(body)} instructions)")
     n_cli = sum(1 for f in bundle.functions.values() for i in f.insns if i.mnemonic == "cli")
     n_sti = sum(1 for f in bundle.functions.values() for i in f.insns if i.mnemonic == "sti")
