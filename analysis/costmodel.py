@@ -478,15 +478,20 @@ def cli_sti_model(count: dict[str, float], cost: dict[str, Range]) -> Model:
 
 
 def replays(rows: list[RowLike]) -> list[Replay]:
+    """Every kernel with replay rows, and every kernel with count_read rows
+    but none (not replayed: modelled from the guest's counts alone)."""
     cost = costs(rows)
+    replayed = replay_rows(rows)
+    counted = {r.kernel for r in rows if r.test == "count_read"}
     out = []
-    for kernel, m in sorted(replay_rows(rows).items()):
-        c = {k: v for k, v in m.items() if k not in REPLAY_NS and k != "baseline_ns"}
+    for kernel in sorted(replayed.keys() | counted):
+        guest = guest_count(rows, kernel)
+        m = replayed.get(kernel, {})
+        c = {k: v for k, v in m.items() if k not in REPLAY_NS and k != "baseline_ns"} or guest
         ns = Range(m["ns_per_pair_low"], m["ns_per_pair_high"]) \
             if {"ns_per_pair_low", "ns_per_pair_high"} <= m.keys() else None
-        out.append(Replay(kernel, c, ns, m.get("ns_per_pair"),
-                          guest_count(rows, kernel).get("insns"), read_model(c, cost),
-                          cli_sti_model(c, cost)))
+        out.append(Replay(kernel, c, ns, m.get("ns_per_pair"), guest.get("insns"),
+                          read_model(c, cost), cli_sti_model(c, cost)))
     return out
 
 
@@ -532,12 +537,15 @@ def over_text(model: Optional[Range], replayed: Optional[float]) -> str:
 
 def replay_row(r: Replay) -> list[str]:
     insns = num(r.counts.get("insns"))
-    if r.guest_insns is not None:
+    if r.ns is None:
+        insns += " (guest)"
+    elif r.guest_insns is not None:
         insns += " (guest: same)" if r.guest_insns == r.counts.get("insns") \
             else f" (guest: {num(r.guest_insns)}!)"
     rest = minus(r.model.ns, r.cli_sti.ns)
+    replayed = ns_text(r.ns, r.median) if r.ns else f"{NA} (not replayed)"
     return [r.kernel, insns, num(r.counts.get("cli", 0) + r.counts.get("sti", 0)),
-            ns_text(r.ns, r.median), ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
+            replayed, ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
             share_text(r.cli_sti, r.model), ns_text(rest), over_text(rest, r.median),
             ANCHORS.get(r.kernel, NA)]
 
@@ -566,7 +574,7 @@ def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
     rows = ok_rows(rows)
     lines = ["## The cost model against the read pair replayed natively", ""]
     found = replays(rows)
-    if not found:
+    if not any(r.ns for r in found):
         return "\n".join(lines + ["No replay rows in this directory "
                                   "(workloads/replay/run.sh RESULTDIR).", ""])
     lines += ["Each kernel's read-side instructions (rcubench.ko's rb_read_loop and the "
@@ -578,8 +586,9 @@ def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
               "model (counts x this directory's calib costs, [low, high]) of the same "
               "instructions; \"excl. cli/sti\" takes their modelled cost out, and the last "
               "ratio is that over the replay: how much the sum of serial costs overestimates "
-              "a pair whose instructions overlap.  Published figures are other hardware and "
-              "kernels (shared/ANCHORS.md): scale, not a check.", ""]
+              "a pair whose instructions overlap.  A kernel with guest counts but no replay "
+              "rows is modelled from its count_read (\"guest\").  Published figures are other "
+              "hardware and kernels (shared/ANCHORS.md): scale, not a check.", ""]
     lines += table(["kernel", "insns/pair", "cli+sti/pair", "replayed ns/pair (native, "
                     "excl. cli/sti)", "modelled ns/pair", "of which cli/sti, ns (share)",
                     "modelled excl. cli/sti, ns", "modelled excl. / replayed",

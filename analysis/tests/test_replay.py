@@ -80,6 +80,14 @@ class Replay(unittest.TestCase):
         self.assertNotIn("No published CLI/STI figure",
                          costmodel.replay_section(self.rows, "AMD EPYC 9B45", ZEN))
 
+    def test_counted_but_not_replayed(self) -> None:
+        rows = [r for r in self.rows if not (r.test == "replay" and r.params["kernel"] == "classic")]
+        r = next(x for x in costmodel.replays(rows) if x.kernel == "classic")
+        self.assertIsNone(r.ns)
+        self.assertEqual(r.counts["insns"], 7)   # the guest's count_read at 1 vCPU
+        self.assertIn("| classic | 7 (guest) | 0 | n/a (not replayed) |",
+                      costmodel.replay_section(rows, "AMD EPYC", PENRYN))
+
     def test_without_calib_or_replay_rows(self) -> None:
         no_calib = [r for r in self.rows if r.test != "calib"]
         self.assertIn("n/a (no calib cost for", costmodel.replay_section(no_calib, "", PENRYN))
