@@ -19,7 +19,8 @@ workloads/replay/harness.c:
   - instructions that need no change are emitted as their bytes (the
     kernel's own encodings), with the objdump text as a comment;
   - %gs-relative per-CPU accesses address a buffer the harness installs as
-    the GS base (arch_prctl(ARCH_SET_GS)); current_task points at a zeroed
+    the GS base (arch_prctl(ARCH_SET_GS)), %gs:disp(%rip) ones too (against
+    an absolute symbol at the per-CPU offset); current_task points at a zeroed
     task area, __preempt_count starts at PREEMPT_ENABLED, so the unlikely
     branches (nesting, need-resched, special unlock) are not taken;
   - RIP-relative kernel globals go to a zeroed data area, one slot per symbol;
@@ -29,7 +30,9 @@ workloads/replay/harness.c:
     that counts its calls and returns: a replay that leaves the common
     path says so instead of timing something else;
   - cli and sti (they fault at CPL 3) become a 1-byte nop each, counted
-    apart; pushf/popf run as they are (popf at CPL 3 keeps IF).
+    apart; pushf/popf run as they are (popf at CPL 3 keeps IF);
+  - every instruction keeps the kernel's length and each function its
+    offset in a 64-byte line (the harness's map lets replay.py check it).
 
 `run` does it all for one bundle: generate, build, count (the harness
 single-steps one and two iterations of each loop: the difference is what
