@@ -86,7 +86,8 @@ def check_bundle(path: Path, tmp: Path) -> None:
     check(len(re.findall(r"^\tnop\t\t# was: (?:cli|sti)", asm, re.M)) == n_cli + n_sti,
           f"{path.name}: each a 1-byte nop in the assembly")
     timed = dict(line.split() for line in replay.time_rows(binary, 3, 0.5))
-    check(set(timed) == {"ns_per_pair", "ns_per_pair_low", "ns_per_pair_high", "baseline_ns"}
+    check(set(timed) == {"ns_per_pair", "ns_per_pair_low", "ns_per_pair_high", "baseline_ns",
+                         "cycle_ns", "cycles_per_pair"} and float(timed["cycle_ns"]) > 0
           and all(abs(float(v)) < 1e4 for v in timed.values()),
           f"{path.name}: timed: {timed.get('ns_per_pair')} ns per pair (3 short runs)")
 
@@ -153,7 +154,7 @@ def check_rows(tmp: Path) -> None:
                                                       chk.conf_get("CSV_COLUMNS").split())]
     for r in rows:
         chk.check_row(r, chk.conf_get("CSV_SCHEMA_VERSION"), problems)
-    check(not problems and len(rows) == 14 * len(kernels),
+    check(not problems and len(rows) == 16 * len(kernels),
           f"{len(rows)} rows in the vocabulary of SCHEMA.md {problems[:3]}")
     text = costmodel.replay_section(resultdir.load_csv(
         out / "csv" / "results.csv", chk.conf_get("CSV_COLUMNS").split(),

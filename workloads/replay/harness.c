@@ -11,8 +11,10 @@
  * test takes it: the replayed rb_read_loop minus the replayed rb_empty_loop
  * over the same iterations, divided by them; iterations grow until the read
  * loop lasts TARGET_MS; RUNS runs.  Prints "ns_per_pair MEDIAN",
- * "ns_per_pair_low Q1", "ns_per_pair_high Q3" and "baseline_ns MEDIAN"
- * (the empty loop per iteration).
+ * "ns_per_pair_low Q1", "ns_per_pair_high Q3", "baseline_ns MEDIAN"
+ * (the empty loop per iteration), "cycle_ns MEDIAN" (a dependent add,
+ * timed in each run) and "cycles_per_pair MEDIAN" (each run's pair over its
+ * cycle time).
  *
  * trace: single-steps one call of the loop with ITERATIONS iterations (the
  * trap flag, a SIGTRAP per instruction) and prints the index of each
@@ -133,9 +135,29 @@ static double quantile(const double *v, int n, double q)
 	return i + 1 < n ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v[i];
 }
 
+/* The cycle clock: calibrate.c's alu op, a dependent add (1 cycle) 16 times an iteration. */
+static void loop_alu(long last)
+{
+	unsigned long x = 0;
+
+	for (long i = last; i >= 0; i--)
+		asm volatile(".rept 16\n\taddq $1,%0\n\t.endr" : "+r"(x) :: "cc");
+}
+
+static void loop_c_empty(long last)
+{
+	for (long i = last; i >= 0; i--)
+		asm volatile("" ::: "memory");
+}
+
+/*
+ * Each run times the empty loop, the read loop and the cycle clock back to
+ * back: cycles per pair is the run's pair over its own cycle time, so a
+ * frequency change or a busy sibling thread between runs cancels out.
+ */
 static void time_pair(int runs, double target_ns)
 {
-	static double pair[MAX_RUNS], base[MAX_RUNS];
+	static double pair[MAX_RUNS], base[MAX_RUNS], cycle[MAX_RUNS], cycles[MAX_RUNS];
 	unsigned long n = 1000;
 
 	while (time_loop(rb_k_rb_read_loop, n) < target_ns && n < (1UL << 40))
@@ -143,17 +165,24 @@ static void time_pair(int runs, double target_ns)
 	for (int r = 0; r < runs; r++) {
 		double empty = time_loop(rb_k_rb_empty_loop, n);
 		double full = time_loop(rb_k_rb_read_loop, n);
+		double alu = time_loop(loop_alu, n) - time_loop(loop_c_empty, n);
 
 		pair[r] = (full - empty) / n;
 		base[r] = empty / n;
+		cycle[r] = alu / (16.0 * n);
+		cycles[r] = pair[r] / cycle[r];
 	}
 	check_stubs();
 	qsort(pair, runs, sizeof(pair[0]), cmp_double);
 	qsort(base, runs, sizeof(base[0]), cmp_double);
+	qsort(cycle, runs, sizeof(cycle[0]), cmp_double);
+	qsort(cycles, runs, sizeof(cycles[0]), cmp_double);
 	printf("ns_per_pair %.4f\n", quantile(pair, runs, 0.5));
 	printf("ns_per_pair_low %.4f\n", quantile(pair, runs, 0.25));
 	printf("ns_per_pair_high %.4f\n", quantile(pair, runs, 0.75));
 	printf("baseline_ns %.4f\n", quantile(base, runs, 0.5));
+	printf("cycle_ns %.4f\n", quantile(cycle, runs, 0.5));
+	printf("cycles_per_pair %.3f\n", quantile(cycles, runs, 0.5));
 	fprintf(stderr, "replay-harness: %d runs of %lu iterations: pair median %.3f ns, "
 		"quartiles [%.3f, %.3f], range [%.3f, %.3f]\n", runs, n, quantile(pair, runs, 0.5),
 		quantile(pair, runs, 0.25), quantile(pair, runs, 0.75), pair[0], pair[runs - 1]);

@@ -564,7 +564,9 @@ def insn_texts(bundle: Bundle) -> list[str]:
 def rows(kernel: str, pair: dict[str, int], replaced: Counter, timed: list[str]) -> list[str]:
     """Guest-format rows of test replay (analysis/SCHEMA.md)."""
     p = f"kernel={kernel}"
-    out = [f"replay,{p},{line.split()[0]},{line.split()[1]},ns,native-replay" for line in timed]
+    unit = {"cycles_per_pair": "cycles"}
+    out = [f"replay,{p},{m},{v},{unit.get(m, 'ns')},native-replay"
+           for m, v in (line.split() for line in timed)]
     for metric in PAIR_CLASSES:
         out.append(f"replay,{p},{metric},{pair[metric]},count,native-replay")
     return out
