@@ -419,7 +419,8 @@ def break_even(rd, kernel: str, base: str) -> list[str]:
 # --- the replay: the model against the read pair run natively -----------------------
 
 REPLAY_TEST = "replay"
-REPLAY_NS = ("ns_per_pair", "ns_per_pair_low", "ns_per_pair_high")
+REPLAY_TIMES = ("ns_per_pair", "ns_per_pair_low", "ns_per_pair_high", "baseline_ns", "cycle_ns",
+                "cycles_per_pair")
 PUBLISHED_CSV = Path(__file__).resolve().parent.parent / "workloads" / "calibrate" / "published.csv"
 # Published read-pair costs to put beside each kernel (shared/ANCHORS.md: the
 # sources, and why the hardware and kernels differ from ours).
@@ -449,6 +450,16 @@ class Replay:
     guest_insns: Optional[float]     # count_read's insns, when the directory has them
     model: Model                     # all the pair's instructions, cli/sti included
     cli_sti: Model                   # the cli and sti part of it
+    cycles: Optional[float] = None   # replayed cycles/pair (each run's own cycle time)
+    cycle_ns: Optional[Range] = None  # the calib cycle time (alu) the model used
+
+    def replayed_ns(self) -> Optional[Range]:
+        """The replay at the model's cycle time, [low, high] as the model's ends:
+        the comparison does not depend on the clock speed of either run.  Without
+        cycles (older rows), the replay's median ns at both ends."""
+        if self.cycles is not None and self.cycle_ns is not None:
+            return self.cycle_ns.scale(self.cycles)
+        return Range(self.median, self.median) if self.median is not None else None
 
 
 def replay_rows(rows: list[RowLike]) -> dict[str, dict[str, float]]:
@@ -487,11 +498,12 @@ def replays(rows: list[RowLike]) -> list[Replay]:
     for kernel in sorted(replayed.keys() | counted):
         guest = guest_count(rows, kernel)
         m = replayed.get(kernel, {})
-        c = {k: v for k, v in m.items() if k not in REPLAY_NS and k != "baseline_ns"} or guest
+        c = {k: v for k, v in m.items() if k not in REPLAY_TIMES} or guest
         ns = Range(m["ns_per_pair_low"], m["ns_per_pair_high"]) \
             if {"ns_per_pair_low", "ns_per_pair_high"} <= m.keys() else None
         out.append(Replay(kernel, c, ns, m.get("ns_per_pair"), guest.get("insns"),
-                          read_model(c, cost), cli_sti_model(c, cost)))
+                          read_model(c, cost), cli_sti_model(c, cost),
+                          m.get("cycles_per_pair"), cost.get(PLAIN_OP)))
     return out
 
 
@@ -528,11 +540,12 @@ def share_text(part: Model, whole: Model) -> str:
             ns_text(part.ns))
 
 
-def over_text(model: Optional[Range], replayed: Optional[float]) -> str:
-    """Modelled (excluding cli/sti) over replayed: how far the sum overestimates."""
-    if model is None or replayed is None or replayed <= 0.05:
+def over_text(model: Optional[Range], replayed: Optional[Range]) -> str:
+    """Modelled (excluding cli/sti) over replayed, end by end: how far the sum
+    of serial costs overestimates."""
+    if model is None or replayed is None or min(replayed.low, replayed.high) <= 0.05:
         return NA
-    return f"[{units.sig(model.low / replayed)}, {units.sig(model.high / replayed)}]"
+    return f"[{units.sig(model.low / replayed.low)}, {units.sig(model.high / replayed.high)}]"
 
 
 def replay_row(r: Replay) -> list[str]:
@@ -544,10 +557,14 @@ def replay_row(r: Replay) -> list[str]:
             else f" (guest: {num(r.guest_insns)}!)"
     rest = minus(r.model.ns, r.cli_sti.ns)
     replayed = ns_text(r.ns, r.median) if r.ns else f"{NA} (not replayed)"
+    cycles = units.sig(r.cycles) if r.cycles is not None and r.cycles > 0.05 else \
+        ("0" if r.cycles is not None else NA)
+    at_model = ns_text(r.replayed_ns()) if r.ns and r.cycles is not None else NA
     return [r.kernel, insns, num(r.counts.get("cli", 0) + r.counts.get("sti", 0)),
-            replayed, ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
-            share_text(r.cli_sti, r.model), ns_text(rest), over_text(rest, r.median),
-            ANCHORS.get(r.kernel, NA)]
+            replayed, cycles, at_model,
+            ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
+            share_text(r.cli_sti, r.model), ns_text(rest),
+            over_text(rest, r.replayed_ns()) if r.ns else NA, ANCHORS.get(r.kernel, NA)]
 
 
 def cli_sti_note(published: dict[str, dict[str, str]], host_cpu: str) -> str:
@@ -580,7 +597,10 @@ def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
     lines += ["Each kernel's read-side instructions (rcubench.ko's rb_read_loop and the "
               "vmlinux functions it calls, from the kernels' disassembly) run natively in user "
               "space on this host (workloads/replay): the replayed read loop minus the "
-              "replayed empty loop per iteration, median [quartiles] of runs.  cli and sti "
+              "replayed empty loop per iteration, median [quartiles] of runs; in cycles, "
+              "each run's pair over a dependent add timed in the same run, so that a busy "
+              "host or a clock change does not move it, and at the calib cycle time (alu "
+              "[low, high]) the model uses: the ratio compares those.  cli and sti "
               "fault at CPL 3: the replay runs a 1-byte nop in their place, so its ns exclude "
               "them; their modelled cost is the column beside it.  Modelled: the additive "
               "model (counts x this directory's calib costs, [low, high]) of the same "
@@ -590,7 +610,8 @@ def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
               "rows is modelled from its count_read (\"guest\").  Published figures are other "
               "hardware and kernels (shared/ANCHORS.md): scale, not a check.", ""]
     lines += table(["kernel", "insns/pair", "cli+sti/pair", "replayed ns/pair (native, "
-                    "excl. cli/sti)", "modelled ns/pair", "of which cli/sti, ns (share)",
+                    "excl. cli/sti)", "replayed cycles/pair", "replayed at the model's cycle "
+                    "time, ns", "modelled ns/pair", "of which cli/sti, ns (share)",
                     "modelled excl. cli/sti, ns", "modelled excl. / replayed",
                     "published anchor"], [replay_row(r) for r in found])
     pub = published_cli_sti() if published is None else published

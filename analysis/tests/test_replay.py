@@ -8,6 +8,7 @@ from dataclasses import replace
 from helpers import FIXTURES
 import costmodel
 import resultdir
+import units
 
 FIXTURE = FIXTURES / "counts"
 # Per kernel: the replay's per-pair classes and its ns (two repeats).
@@ -29,11 +30,13 @@ def replay_rows(template: resultdir.Row) -> list[resultdir.Row]:
     for kernel, (classes, timed) in REPLAY.items():
         for rep, (mid, low, high) in enumerate(timed):
             metrics = {"ns_per_pair": mid, "ns_per_pair_low": low, "ns_per_pair_high": high,
-                       "baseline_ns": 0.25, **classes}
+                       "baseline_ns": 0.25, "cycle_ns": 0.25 + rep / 10,
+                       "cycles_per_pair": mid / (0.25 + rep / 10), **classes}
             for metric, value in metrics.items():
                 out.append(replace(template, kernel="host", vcpus=1, test="replay", repeat=rep,
                                    params={"kernel": kernel}, metric=metric, value=float(value),
-                                   unit="ns" if "ns" in metric else "count",
+                                   unit="ns" if "ns" in metric else
+                                   ("cycles" if "cycles" in metric else "count"),
                                    source="native-replay", accel="native"))
     return out
 
@@ -65,11 +68,23 @@ class Replay(unittest.TestCase):
         rest = costmodel.minus(r.model.ns, r.cli_sti.ns)
         self.assertAlmostEqual(rest.low, want.low - cli_sti_low)
 
+    def test_cycles_at_the_model_cycle_time(self) -> None:
+        r = self.found("preempt")
+        cycles = (3.0 / 0.25 + 3.4 / 0.35) / 2        # median of the two repeats
+        self.assertAlmostEqual(r.cycles, cycles)
+        alu = self.cost["alu"]
+        self.assertAlmostEqual(r.replayed_ns().low, cycles * alu.low)
+        self.assertAlmostEqual(r.replayed_ns().high, cycles * alu.high)
+        rest = costmodel.minus(r.model.ns, r.cli_sti.ns)
+        want = f"[{units.sig(rest.low / (cycles * alu.low))}, " \
+               f"{units.sig(rest.high / (cycles * alu.high))}]"
+        self.assertIn(want, costmodel.replay_section(self.rows, "AMD EPYC", PENRYN))
+
     def test_guest_count_agreement(self) -> None:
         # The fixture's count_read at 1 vCPU: preempt 40 + 1, classic 6 + 1.
         self.assertEqual(self.found("preempt").guest_insns, 41)
         text = costmodel.replay_section(self.rows, "AMD EPYC", PENRYN)
-        self.assertIn("| preempt | 41 (guest: same) | 2 | 3.20 [3.10, 3.40] |", text)
+        self.assertIn("| preempt | 41 (guest: same) | 2 | 3.20 [3.10, 3.40] | 10.9 |", text)
         self.assertIn("| classic | 8 (guest: 7!) | 0 |", text)
 
     def test_anchors_and_no_figure_for_the_host(self) -> None:
