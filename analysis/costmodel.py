@@ -452,6 +452,7 @@ class Replay:
     cli_sti: Model                   # the cli and sti part of it
     cycles: Optional[float] = None   # replayed cycles/pair (each run's own cycle time)
     cycle_ns: Optional[Range] = None  # the calib cycle time (alu) the model used
+    empty_cycles: Optional[float] = None  # the empty loop's iteration: 1 on an idle core
 
     def replayed_ns(self) -> Optional[Range]:
         """The replay at the model's cycle time, [low, high] as the model's ends:
@@ -503,7 +504,9 @@ def replays(rows: list[RowLike]) -> list[Replay]:
             if {"ns_per_pair_low", "ns_per_pair_high"} <= m.keys() else None
         out.append(Replay(kernel, c, ns, m.get("ns_per_pair"), guest.get("insns"),
                           read_model(c, cost), cli_sti_model(c, cost),
-                          m.get("cycles_per_pair"), cost.get(PLAIN_OP)))
+                          m.get("cycles_per_pair"), cost.get(PLAIN_OP),
+                          m["baseline_ns"] / m["cycle_ns"] if m.get("cycle_ns") and
+                          "baseline_ns" in m else None))
     return out
 
 
@@ -559,6 +562,8 @@ def replay_row(r: Replay) -> list[str]:
     replayed = ns_text(r.ns, r.median) if r.ns else f"{NA} (not replayed)"
     cycles = units.sig(r.cycles) if r.cycles is not None and r.cycles > 0.05 else \
         ("0" if r.cycles is not None else NA)
+    if r.empty_cycles is not None:
+        cycles += f" (empty loop {units.sig(r.empty_cycles, 2)})"
     at_model = ns_text(r.replayed_ns()) if r.ns and r.cycles is not None else NA
     return [r.kernel, insns, num(r.counts.get("cli", 0) + r.counts.get("sti", 0)),
             replayed, cycles, at_model,
@@ -600,7 +605,10 @@ def replay_section(rows: Iterable[RowLike], host_cpu: str = "",
               "replayed empty loop per iteration, median [quartiles] of runs; in cycles, "
               "each run's pair over a dependent add timed in the same run, so that a busy "
               "host or a clock change does not move it, and at the calib cycle time (alu "
-              "[low, high]) the model uses: the ratio compares those.  cli and sti "
+              "[low, high]) the model uses: the ratio compares those.  The empty loop's "
+              "iteration in cycles says how busy the core was: about 1 on an idle core (its "
+              "4 instructions), more when another thread shares the core, which slows the "
+              "pair too (the dependent add much less).  cli and sti "
               "fault at CPL 3: the replay runs a 1-byte nop in their place, so its ns exclude "
               "them; their modelled cost is the column beside it.  Modelled: the additive "
               "model (counts x this directory's calib costs, [low, high]) of the same "
