@@ -548,7 +548,8 @@ def over_text(model: Optional[Range], replayed: Optional[Range]) -> str:
     of serial costs overestimates."""
     if model is None or replayed is None or min(replayed.low, replayed.high) <= 0.05:
         return NA
-    return f"[{units.sig(model.low / replayed.low)}, {units.sig(model.high / replayed.high)}]"
+    ends = sorted((model.low / replayed.low, model.high / replayed.high))
+    return f"[{units.sig(ends[0])}, {units.sig(ends[1])}]"
 
 
 def replay_row(r: Replay) -> list[str]:
@@ -564,7 +565,9 @@ def replay_row(r: Replay) -> list[str]:
         ("0" if r.cycles is not None else NA)
     if r.empty_cycles is not None:
         cycles += f" (empty loop {units.sig(r.empty_cycles, 2)})"
-    at_model = ns_text(r.replayed_ns()) if r.ns and r.cycles is not None else NA
+    at_model = NA
+    if r.ns and r.cycles is not None:
+        at_model = ns_text(r.replayed_ns()) if abs(r.cycles) > 0.05 else "0"
     return [r.kernel, insns, num(r.counts.get("cli", 0) + r.counts.get("sti", 0)),
             replayed, cycles, at_model,
             ns_text(r.model.ns) if r.model.ns else ns_range(r.model),
