@@ -100,7 +100,8 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
     parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
-             costmodel.report_section(rd, kernels), tables.failed_cells(rd),
+             costmodel.report_section(rd, kernels), costmodel.replay_report(rd),
+             tables.failed_cells(rd),
              tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
