@@ -32,4 +32,11 @@ st=$out/results/rcupreempt_stats.txt
 [ -s "$st" ] || fail "no rcupreempt_stats from the guest"
 boosts=$(stat_of "$st" boosts)
 [ "$boosts" -gt 0 ] || fail "the booster never boosted a preempted reader"
-echo "ok: $(cat "$out/summary.txt"); $onoff; boosts $boosts"
+# The booster runs one SCHED_FIFO priority above the readers it boosts:
+# at the same priority a CPU-bound boosted reader kept it off a lone CPU.
+bt=$out/results/booster.txt
+[ -s "$bt" ] || fail "no booster.txt: no rcu_preempt_boost kthread in the guest"
+[ "$(stat_of "$bt" booster_policy)" = 1 ] || fail "the booster is not SCHED_FIFO: $(cat "$bt")"
+[ "$(stat_of "$bt" booster_rt_priority)" -eq $(($(stat_of "$bt" boost_prio) + 1)) ] ||
+	fail "the booster does not run at boost_prio + 1: $(tr '\n' ' ' <"$bt")"
+echo "ok: $(cat "$out/summary.txt"); $onoff; boosts $boosts; $(tr '\n' ' ' <"$bt")"

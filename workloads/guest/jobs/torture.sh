@@ -24,4 +24,13 @@ cat /results/verdict.txt
 for f in /sys/kernel/debug/rcu/*_stats; do
 	[ -f "$f" ] && cp "$f" "/results/${f##*/}.txt"
 done
+# The preemptible kernel's booster must run above the readers it boosts
+# (patch 0008): its SCHED_FIFO priority beside rcupreempt.boost_prio.
+for p in /proc/[0-9]*; do
+	[ "$(cat "$p/comm" 2>/dev/null)" = rcu_preempt_boost ] || continue
+	# shellcheck disable=SC2046 # /proc/PID/stat's fields; the comm has no spaces
+	set -- $(cat "$p/stat")
+	printf 'booster_rt_priority %s\nbooster_policy %s\n' "${40}" "${41}" >/results/booster.txt
+	echo "boost_prio $(cat /sys/module/rcupreempt/parameters/boost_prio)" >>/results/booster.txt
+done
 grep -q 'End of test: SUCCESS' /results/verdict.txt
