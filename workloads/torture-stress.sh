@@ -1,7 +1,8 @@
 #!/bin/bash
 # torture-stress.sh: one rcutorture scenario rerun many times, failing on
 # any run that fails (an rcutorture FAILURE, a preemption stall, a boot or
-# console problem).  The scenario is suite.conf's TORTURE_STRESS_*: issue
+# console problem, on one vCPU a forward-progress phase in which the
+# rcutorture writer advanced slower than TORTURE_STRESS_MIN_FWD_VERSIONS_PER_S).  The scenario is suite.conf's TORTURE_STRESS_*: issue
 # 25's preempt_torture run with boosting after 1 ms and CPU hotplug every
 # second, whose rare preemption stall a single 30-minute matrix row does
 # not show.  Each run's summary gives its longest CPU-online and -offline
@@ -34,9 +35,20 @@ duration=${STRESS_DURATION:-$(conf_get TORTURE_STRESS_DURATION)}
 onoff=$(conf_get TORTURE_STRESS_ONOFF_MS)
 args=$(conf_get TORTURE_STRESS_ARGS)
 boot_args=$(conf_get TORTURE_STRESS_BOOT_ARGS)
+min_fwd=$(conf_get TORTURE_STRESS_MIN_FWD_VERSIONS_PER_S)
 for n in "$runs" "$duration"; do
 	case "$n" in '' | *[!0-9]* | 0) die "STRESS_RUNS and STRESS_DURATION must be whole numbers > 0, got '$n'" ;; esac
 done
+
+# fwd_ok VCPUS RATE: on one vCPU, the run's slowest forward-progress phase
+# kept the writer going (suite.conf TORTURE_STRESS_MIN_FWD_VERSIONS_PER_S);
+# a run without one ("na": too short for fwd_progress_holdoff) passes.  With
+# more vCPUs and hotplug the unbound spinners double up on the CPU left
+# online and starve the writer whatever the booster does, so the rate says
+# nothing about it there.
+fwd_ok() {
+	[ "$1" != 1 ] || [ "${2:-na}" = na ] || awk -v r="$2" -v m="$min_fwd" 'BEGIN { exit !(r >= m) }'
+}
 
 # summary: one line per run found under $out, then the totals; exit 1 if
 # any run failed or none was found.
@@ -46,7 +58,8 @@ summary() {
 		[ -f "$s" ] || continue
 		n=$((n + 1))
 		echo "${s#"$out"/}: $(cat "$s")"
-		[ "$(summary_field "$s" result)" = SUCCESS ] && [ "$(summary_field "$s" stalls)" = 0 ] ||
+		[ "$(summary_field "$s" result)" = SUCCESS ] && [ "$(summary_field "$s" stalls)" = 0 ] &&
+			fwd_ok "$(summary_field "$s" vcpus)" "$(summary_field "$s" fwd_nr_versions_per_s)" ||
 			bad=$((bad + 1))
 		hp=$(summary_field "$s" hotplug_max_ms)
 		case "$hp" in

@@ -10,6 +10,7 @@
 # --type is rcutorture's torture_type (default rcu: srcu, tasks, busted, ...).
 # Prints one summary line and writes it to DIR/summary.txt:
 #   kernel=.. type=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<..>(<boot failure>) gp_versions=.. stalls=..
+#   fwd_nr_versions_per_s=.. (the slowest forward-progress phase, see below)
 # and exits 0 only for SUCCESS with a clean console.  A run whose console
 # shows trouble (a splat, a stall warning, rcutorture's failure lines) has
 # result=<verdict>(kernel-trouble); one that timed out or hung,
@@ -92,10 +93,24 @@ hotplug_max=$(last_stat onoff '[0-9]+/[0-9]+:[0-9]+/[0-9]+ -?[0-9]+,[0-9]+:-?[0-
 	sed -E 's/^[^ ]+ -?[0-9]+,([0-9]+):-?[0-9]+,([0-9]+)$/\1,\2/')
 # "barrier: a/b:c": a of b rcu_barrier() tests passed, c failed (n_barrier_cbs).
 barrier=$(last_stat barrier '[0-9]+/[0-9]+:[0-9]+')
+# rcutorture's forward-progress test runs readers back to back and logs
+# each phase as "rcu_torture_fwd_prog_nr: ID Duration D cver C gps G" (D
+# in jiffies, C the writer's updates, each after a grace period): the
+# slowest phase's updates per second, "na" without one.  A booster kept
+# off its CPU by a boosted reader of that loop (issue 25) drops it below
+# 1/s on one CPU.
+hz=$(grep -oE '\(HZ=[0-9]+\)' "$res/torture.log" 2>/dev/null | tail -1 | tr -dc 0-9 || true)
+fwd_nr=na
+if [ -n "$hz" ]; then
+	fwd_nr=$(grep -oE 'rcu_torture_fwd_prog_nr: [0-9]+ Duration [0-9]+ cver [0-9]+' "$res/torture.log" |
+		awk -v hz="$hz" '$4 > 0 { r = $6 * hz / $4; if (n++ == 0 || r < min) min = r }
+			END { if (n) printf "%.2f", min; else print "na" }' || true)
+fi
 per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
 echo "kernel=$kernel type=$type vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
 	"gp_completed=${gp_completed:-na} gp_per_s=$(per_s "$gp_completed")" \
-	"hotplug=${hotplug:-na} hotplug_max_ms=${hotplug_max:-na} barrier=${barrier:-na} stalls=${stalls:-na}" |
+	"hotplug=${hotplug:-na} hotplug_max_ms=${hotplug_max:-na} barrier=${barrier:-na} stalls=${stalls:-na}" \
+	"fwd_nr_versions_per_s=${fwd_nr:-na}" |
 	tee "$out/summary.txt"
 [ "$result" = SUCCESS ]
