@@ -12,8 +12,14 @@
  *   callrcu_cost      CPU time per call_rcu() of writers= kthreads posting
  *                     calls= preallocated rcu_heads each
  *   callrcu_capacity  callbacks invoked per second when writers= kthreads
- *                     post with at most max_backlog= callbacks outstanding;
- *                     the backlog left at the end and its rcu_barrier() drain
+ *                     post as fast as they can with at most max_backlog=
+ *                     callbacks outstanding (set far above what the window
+ *                     can fill: CPU-bound), how close the backlog came to
+ *                     that limit, the backlog left at the end and its
+ *                     rcu_barrier() drain
+ *   callrcu_memory    callbacks outstanding and bytes they hold when
+ *                     writers= kthreads each call call_rcu() rate= times a
+ *                     second: the memory price of a grace period's length
  *   gp       synchronize_rcu() latency samples in ns and ticks, each started
  *            at a random phase within a tick, idle or against readers
  *   latency  wakeup latency of a SCHED_FIFO task on a CPU whose readers
@@ -77,7 +83,8 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(read,			RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
 	T(read_mb,		RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
 	T(callrcu_cost,		RB_TIMED, 1, 0, "writers calls")				\
-	T(callrcu_capacity,	RB_TIMED, 5, 0, "writers duration_ms max_backlog")		\
+	T(callrcu_capacity,	RB_TIMED, 7, 0, "writers duration_ms max_backlog")		\
+	T(callrcu_memory,	RB_TIMED, 9, 0, "writers duration_ms max_backlog rate")		\
 	T(gp,			RB_TIMED, 6, 2, "samples load hold_us")				\
 	T(latency,		RB_TIMED, 8, 0, "reader_us readers samples")			\
 	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
@@ -135,11 +142,15 @@ MODULE_PARM_DESC(writers, "callrcu_*: posting kthreads, one per CPU (1..online C
 
 static int duration_ms = 1000;
 module_param(duration_ms, int, 0444);
-MODULE_PARM_DESC(duration_ms, "callrcu_capacity: posting time in milliseconds");
+MODULE_PARM_DESC(duration_ms, "callrcu_capacity, callrcu_memory: posting time in milliseconds");
 
-static int max_backlog = 10000;
+static int max_backlog = 2000000;
 module_param(max_backlog, int, 0444);
-MODULE_PARM_DESC(max_backlog, "callrcu_capacity: callbacks outstanding at which writers wait");
+MODULE_PARM_DESC(max_backlog, "callrcu_capacity, callrcu_memory: callbacks outstanding at which writers wait");
+
+static int rate = 10000;
+module_param(rate, int, 0444);
+MODULE_PARM_DESC(rate, "callrcu_memory: call_rcu() calls per second of each writer");
 
 static int calls = 100000;
 module_param(calls, int, 0444);
@@ -560,10 +571,12 @@ struct rb_writer {
 	struct task_struct *task;
 	struct rcu_head *heads;		/* callrcu_cost: calls preallocated heads */
 	u64 busy_ns;			/* callrcu_cost: time inside call_rcu() */
-	struct rb_cap_head *pool;	/* callrcu_capacity: the writer's backlog */
+	struct rb_cap_head *pool;	/* callrcu_capacity, _memory: the backlog */
 	int pool_size;
 	unsigned long queued;		/* written by the writer only */
 	atomic_long_t invoked;		/* by the callbacks, on the writer's CPU */
+	bool full;			/* the writer found its backlog full */
+	long peak;			/* callrcu_memory: most outstanding */
 };
 
 static void rb_cost_cb(struct rcu_head *rh)
@@ -689,21 +702,28 @@ out:
 	return ret;
 }
 
-/* ---- callrcu_capacity ------------------------------------------------ */
+/* ---- callrcu_capacity, callrcu_memory ------------------------------ */
 
 /*
- * Callbacks invoked per second when writers post as fast as a bounded
- * backlog lets them: each writer owns max_backlog / writers preallocated
- * heads and reuses a head only after its callback has run, waiting a tick
- * when the next one is still queued.  At the end of the window the
- * backlog left is reported, and the time rcu_barrier() takes to drain it.
+ * callrcu_capacity: callbacks invoked per second when writers post as fast
+ * as they can.  Each writer owns max_backlog / writers preallocated heads
+ * and reuses a head only after its callback has run, waiting a tick when
+ * the next one is still queued.  With max_backlog far above what the
+ * window can fill (rate x duration) the writers never wait and the rate is
+ * bound by the CPU, not by the grace-period latency: limit_reached says
+ * whether a writer ever found its backlog full, limit_ratio how close the
+ * peak came (peak_outstanding / max_backlog).  At the end of the window
+ * the backlog left is reported, and the time rcu_barrier() takes to
+ * drain it.
  */
 struct rb_cap_head {
 	struct rcu_head rh;
 	struct rb_writer *w;
+	u64 posted_ns;			/* callrcu_memory: when it was posted */
 	bool queued;
 };
 
+static u64 rb_cap_start;
 static u64 rb_cap_deadline;
 
 static void rb_cap_cb(struct rcu_head *rh)
@@ -711,27 +731,41 @@ static void rb_cap_cb(struct rcu_head *rh)
 	struct rb_cap_head *h = container_of(rh, struct rb_cap_head, rh);
 
 	atomic_long_inc(&h->w->invoked);
-	/* Pairs with the acquire in rb_cap_writer_fn(): the head is free. */
+	/* Pairs with the acquire in rb_cap_post(): the head is free. */
 	smp_store_release(&h->queued, false);
+}
+
+/*
+ * Post the writer's next head with func; false (and w->full) when that
+ * head's callback has not run yet: the backlog is at its limit.
+ */
+static bool rb_cap_post(struct rb_writer *w, rcu_callback_t func, u64 now)
+{
+	struct rb_cap_head *h = &w->pool[w->queued % w->pool_size];
+
+	/* Pairs with the release in rb_cap_cb(). */
+	if (smp_load_acquire(&h->queued)) {
+		WRITE_ONCE(w->full, true);
+		return false;
+	}
+	h->posted_ns = now;
+	h->queued = true;
+	WRITE_ONCE(w->queued, w->queued + 1);
+	call_rcu(&h->rh, func);
+	return true;
 }
 
 static int rb_cap_writer_fn(void *arg)
 {
 	struct rb_writer *w = arg;
-	struct rb_cap_head *h;
 
 	rb_writers_start_together();
 	while (ktime_get_mono_fast_ns() < rb_cap_deadline) {
-		h = &w->pool[w->queued % w->pool_size];
-		/* Pairs with the release in rb_cap_cb(). */
-		if (smp_load_acquire(&h->queued)) {
+		if (!rb_cap_post(w, rb_cap_cb, 0)) {
 			/* Backlog full: let grace periods catch up. */
 			schedule_timeout_uninterruptible(1);
 			continue;
 		}
-		h->queued = true;
-		WRITE_ONCE(w->queued, w->queued + 1);
-		call_rcu(&h->rh, rb_cap_cb);
 		cond_resched();
 	}
 	rb_writer_finished();
@@ -740,16 +774,18 @@ static int rb_cap_writer_fn(void *arg)
 
 struct rb_cap_count {
 	long queued, invoked;
+	bool full;
 };
 
 static struct rb_cap_count rb_cap_sum(struct rb_writer *w)
 {
-	struct rb_cap_count c = { 0, 0 };
+	struct rb_cap_count c = { 0, 0, false };
 	int i;
 
 	for (i = 0; i < writers; i++) {
 		c.queued += READ_ONCE(w[i].queued);
 		c.invoked += atomic_long_read(&w[i].invoked);
+		c.full |= READ_ONCE(w[i].full);
 	}
 	return c;
 }
@@ -771,30 +807,60 @@ static struct rb_cap_count rb_cap_watch(struct rb_writer *w, long *peak)
 	}
 }
 
+/* Writers' state with max_backlog / writers preallocated heads each. */
+static struct rb_writer *rb_cap_alloc(void)
+{
+	struct rb_writer *w;
+	int i, j;
+
+	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	for (i = 0; i < writers; i++) {
+		w[i].pool_size = max(max_backlog / writers, 1);
+		w[i].pool = kvcalloc(w[i].pool_size, sizeof(*w[i].pool), GFP_KERNEL);
+		if (!w[i].pool)
+			goto nomem;
+		for (j = 0; j < w[i].pool_size; j++)
+			w[i].pool[j].w = &w[i];
+	}
+	return w;
+nomem:
+	while (i--)
+		kvfree(w[i].pool);
+	kfree(w);
+	return NULL;
+}
+
+static void rb_cap_free(struct rb_writer *w)
+{
+	int i;
+
+	for (i = 0; i < writers; i++)
+		kvfree(w[i].pool);
+	kfree(w);
+}
+
+/* The writers' window: duration_ms from now. */
+static void rb_cap_window(void)
+{
+	rb_cap_start = ktime_get_mono_fast_ns();
+	rb_cap_deadline = rb_cap_start + (u64)duration_ms * NSEC_PER_MSEC;
+}
+
 static int rb_test_callrcu_capacity(void)
 {
 	struct rb_cap_count end;
 	struct rb_writer *w;
-	u64 start, stop, drain_start, drained;
+	u64 stop, drain_start, drained;
 	long peak = 0;
 	char params[96];
-	int i, j, ret = 0;
+	int ret;
 
-	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	w = rb_cap_alloc();
 	if (!w)
 		return -ENOMEM;
-	for (i = 0; i < writers; i++) {
-		w[i].pool_size = max(max_backlog / writers, 1);
-		w[i].pool = kvcalloc(w[i].pool_size, sizeof(*w[i].pool), GFP_KERNEL);
-		if (!w[i].pool) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		for (j = 0; j < w[i].pool_size; j++)
-			w[i].pool[j].w = &w[i];
-	}
-	start = ktime_get_mono_fast_ns();
-	rb_cap_deadline = start + (u64)duration_ms * NSEC_PER_MSEC;
+	rb_cap_window();
 	ret = rb_start_writers(w, rb_cap_writer_fn);
 	end = rb_cap_watch(w, &peak);
 	stop = ktime_get_mono_fast_ns();
@@ -804,22 +870,109 @@ static int rb_test_callrcu_capacity(void)
 	drained = ktime_get_mono_fast_ns();
 	if (ret)
 		goto out;
+	/* A writer may have hit the limit after the watcher's last look. */
+	end.full = rb_cap_sum(w).full;
 	snprintf(params, sizeof(params), "writers=%d;duration_ms=%d;max_backlog=%d",
 		 writers, duration_ms, max_backlog);
 	rb_add_row(params, "invoked_per_s", "1/s",
-		   div64_u64((u64)end.invoked * NSEC_PER_SEC, stop - start), false);
+		   div64_u64((u64)end.invoked * NSEC_PER_SEC, stop - rb_cap_start), false);
 	rb_add_row(params, "queued_per_s", "1/s",
-		   div64_u64((u64)end.queued * NSEC_PER_SEC, stop - start), false);
+		   div64_u64((u64)end.queued * NSEC_PER_SEC, stop - rb_cap_start), false);
 	rb_add_row(params, "backlog_end", "count", end.queued - end.invoked, false);
 	rb_add_row(params, "drain_ns", "ns", drained - drain_start, false);
 	rb_add_row(params, "peak_outstanding", "count", peak, false);
-	pr_info("callrcu_capacity %s: queued %ld invoked %ld in window, backlog %ld, drain %llu ns\n",
-		params, end.queued, end.invoked, end.queued - end.invoked,
-		drained - drain_start);
+	rb_add_row(params, "limit_ratio", "ratio",
+		   div64_s64((s64)peak * 1000, max_backlog), true);
+	rb_add_row(params, "limit_reached", "count", end.full, false);
+	pr_info("callrcu_capacity %s: queued %ld invoked %ld in window, backlog %ld, peak %ld%s, drain %llu ns\n",
+		params, end.queued, end.invoked, end.queued - end.invoked, peak,
+		end.full ? " (limit reached)" : "", drained - drain_start);
 out:
+	rb_cap_free(w);
+	return ret;
+}
+
+/*
+ * callrcu_memory: each writer calls call_rcu() rate times a second, in a
+ * batch each tick (as many as are due since the window opened), and
+ * records the most callbacks outstanding (right after a batch: only
+ * posting raises the count).  Each callback adds its latency to a sum;
+ * by Little's law the mean number outstanding over the window is that
+ * sum over the window's length (the ramp at the start and the tail after
+ * it balance in a steady state).  Bytes held: those counts times the
+ * size of the object each callback frees (struct rb_cap_head here).
+ */
+static atomic64_t rb_mem_lat_sum;
+
+static void rb_mem_cb(struct rcu_head *rh)
+{
+	struct rb_cap_head *h = container_of(rh, struct rb_cap_head, rh);
+
+	atomic64_add(ktime_get_mono_fast_ns() - h->posted_ns, &rb_mem_lat_sum);
+	rb_cap_cb(rh);
+}
+
+static int rb_mem_writer_fn(void *arg)
+{
+	struct rb_writer *w = arg;
+	u64 now, due;
+
+	rb_writers_start_together();
+	while ((now = ktime_get_mono_fast_ns()) < rb_cap_deadline) {
+		due = div64_u64((now - rb_cap_start) * rate, NSEC_PER_SEC);
+		while (w->queued < due && rb_cap_post(w, rb_mem_cb, now))
+			;
+		w->peak = max(w->peak, (long)w->queued - atomic_long_read(&w->invoked));
+		schedule_timeout_uninterruptible(1);
+	}
+	rb_writer_finished();
+	return 0;
+}
+
+static int rb_test_callrcu_memory(void)
+{
+	struct rb_cap_count c;
+	struct rb_writer *w;
+	s64 window, lat_sum, mean_milli;
+	long peak = 0;
+	char params[96];
+	int i, ret;
+
+	w = rb_cap_alloc();
+	if (!w)
+		return -ENOMEM;
+	atomic64_set(&rb_mem_lat_sum, 0);
+	rb_cap_window();
+	ret = rb_start_writers(w, rb_mem_writer_fn);
+	rb_stop_writers(w);
+	window = ktime_get_mono_fast_ns() - rb_cap_start;
+	/* Every callback's latency is in the sum, and the heads can go. */
+	rcu_barrier();
+	if (ret)
+		goto out;
+	c = rb_cap_sum(w);
 	for (i = 0; i < writers; i++)
-		kvfree(w[i].pool);
-	kfree(w);
+		peak += w[i].peak;
+	lat_sum = atomic64_read(&rb_mem_lat_sum);
+	mean_milli = div64_s64(lat_sum * 1000, window);
+	snprintf(params, sizeof(params), "writers=%d;rate=%d;duration_ms=%d;max_backlog=%d",
+		 writers, rate, duration_ms, max_backlog);
+	rb_add_row(params, "calls_per_s", "1/s",
+		   div64_u64((u64)c.queued * NSEC_PER_SEC, window), false);
+	rb_add_row(params, "cb_latency_mean_ns", "ns",
+		   c.queued ? div64_s64(lat_sum, c.queued) : 0, false);
+	rb_add_row(params, "outstanding_mean", "count", mean_milli, true);
+	rb_add_row(params, "outstanding_max", "count", peak, false);
+	rb_add_row(params, "object_bytes", "bytes", sizeof(struct rb_cap_head), false);
+	rb_add_row(params, "bytes_mean", "bytes",
+		   div64_s64(mean_milli * sizeof(struct rb_cap_head), 1000), false);
+	rb_add_row(params, "bytes_max", "bytes", peak * sizeof(struct rb_cap_head), false);
+	rb_add_row(params, "limit_reached", "count", c.full, false);
+	pr_info("callrcu_memory %s: %ld calls, mean outstanding %lld.%03lld, max %ld%s\n",
+		params, c.queued, mean_milli / 1000, mean_milli % 1000, peak,
+		c.full ? " (limit reached)" : "");
+out:
+	rb_cap_free(w);
 	return ret;
 }
 
@@ -1463,6 +1616,7 @@ static int rb_check_params(void)
 		{ "writers", &writers, 1, ncpus },
 		{ "duration_ms", &duration_ms, 1, 600000 },
 		{ "max_backlog", &max_backlog, writers, 10000000 },
+		{ "rate", &rate, 1, 10000000 },
 		{ "calls", &calls, 1, 10000000 },
 		{ "samples", &samples, 1, 100000 },
 		{ "hold_us", &hold_us, 0, 1000 },

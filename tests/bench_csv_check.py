@@ -2,7 +2,8 @@
 """Check a bench sweep's csv/results.csv: well formed, in the contract's
 vocabulary, and sane (no negative times, GP latency > 0, ordered
 percentiles, latency_ticks = latency_ns in ticks, invoked <= queued, a
-backlog within max_backlog, debugfs counters monotone).  Prints one
+backlog within max_backlog, memory held = outstanding x object size,
+debugfs counters monotone).  Prints one
 line per problem and exits 1 if there is any; used by tests/t-bench-*.
 """
 
@@ -139,6 +140,20 @@ def check_callrcu(values: dict[tuple, float], where: str, problems: list[str]) -
                     problems.append(f"{where} {t} {p}: {metric} {v} outside {low}..max_backlog")
 
 
+def check_callrcu_memory(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    """callrcu_memory: mean <= max <= max_backlog, bytes = outstanding x object_bytes."""
+    for t, p, m in values:
+        if t != "callrcu_memory" or m != "outstanding_max":
+            continue
+        limit = int(params_of({"params": p})["max_backlog"])
+        peak, mean = values[(t, p, m)], values.get((t, p, "outstanding_mean"), -1)
+        size = values.get((t, p, "object_bytes"), 0)
+        if not 0 <= mean <= peak + 1 or peak > limit:
+            problems.append(f"{where} {t} {p}: outstanding mean {mean}, max {peak}, limit {limit}")
+        if size <= 0 or values.get((t, p, "bytes_max")) != peak * size:
+            problems.append(f"{where} {t} {p}: bytes_max is not outstanding_max x object_bytes")
+
+
 def check_duplicates(rows: list[dict[str, str]], problems: list[str]) -> None:
     keys = Counter((r["kernel"], r["vcpus"], r["test"], r["repeat"], r["params"], r["metric"])
                    for r in rows)
@@ -214,6 +229,7 @@ def main() -> int:
     for (k, v, rep), values in by_cell(rows).items():
         check_gp(values, f"{k}/{v}/r{rep}", problems)
         check_callrcu(values, f"{k}/{v}/r{rep}", problems)
+        check_callrcu_memory(values, f"{k}/{v}/r{rep}", problems)
     stats = check_stats_monotone(args.sweep / "raw", problems)
     nboots = check_boots(args.sweep, rows, problems)
     try:

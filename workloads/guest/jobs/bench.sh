@@ -17,7 +17,7 @@
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
 missing=
 for v in BENCH_TESTS BENCH_NESTS BENCH_RUNS BENCH_TARGET_MS BENCH_CALLRCU_MS BENCH_CALLRCU_CALLS \
-	BENCH_MAX_BACKLOG BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
+	BENCH_MAX_BACKLOG BENCH_MEMORY_RATE BENCH_MEMORY_MS BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
 	BENCH_COUNT_GPS BENCH_LATENCY_US BENCH_LATENCY_SAMPLES; do
 	eval "[ -n \"\${$v:-}\" ]" || missing="$missing $v"
 done
@@ -123,6 +123,13 @@ test_callrcu_cost() {
 test_callrcu_capacity() {
 	rcubench test=callrcu_capacity writers="$NCPUS" duration_ms="$BENCH_CALLRCU_MS" \
 		max_backlog="$BENCH_MAX_BACKLOG"
+}
+
+# One writer at a fixed rate, whatever the vCPUs; its backlog limit is one
+# second of calls, far above rate x any grace period.
+test_callrcu_memory() {
+	rcubench test=callrcu_memory writers=1 rate="$BENCH_MEMORY_RATE" duration_ms="$BENCH_MEMORY_MS" \
+		max_backlog="$BENCH_MEMORY_RATE"
 }
 
 # stats_snapshot FILE: every "name value" line of the RCU debugfs stats.
