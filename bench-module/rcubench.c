@@ -20,8 +20,9 @@
  *   callrcu_memory    callbacks outstanding and bytes they hold when
  *                     writers= kthreads each call call_rcu() rate= times a
  *                     second: the memory price of a grace period's length
- *   gp       synchronize_rcu() latency samples in ns and ticks, each started
- *            at a random phase within a tick, idle or against readers
+ *   gp       synchronize_rcu() latency samples in ns and ticks, idle or
+ *            against readers: lone (after spacing=lone's idle gap, at a
+ *            random phase within a tick) or back to back
  *   latency  wakeup latency of a SCHED_FIFO task on a CPU whose readers
  *            hold rcu_read_lock() for reader_us at a time, and the
  *            grace-period latency meanwhile
@@ -85,7 +86,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(callrcu_cost,		RB_TIMED, 1, 0, "writers calls")				\
 	T(callrcu_capacity,	RB_TIMED, 7, 0, "writers duration_ms max_backlog")		\
 	T(callrcu_memory,	RB_TIMED, 9, 0, "writers duration_ms max_backlog rate")		\
-	T(gp,			RB_TIMED, 6, 2, "samples load hold_us")				\
+	T(gp,			RB_TIMED, 6, 2, "samples load hold_us spacing")			\
 	T(latency,		RB_TIMED, 8, 0, "reader_us readers samples")			\
 	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
 	T(count_read_mb,	RB_COUNTED, 0, 0, "loops")					\
@@ -163,6 +164,10 @@ MODULE_PARM_DESC(samples, "gp: synchronize_rcu() latency samples");
 static char *load = "idle";
 module_param(load, charp, 0444);
 MODULE_PARM_DESC(load, "gp: idle, or readers (read-side load on every other CPU)");
+
+static char *spacing = "lone";
+module_param(spacing, charp, 0444);
+MODULE_PARM_DESC(spacing, "gp: lone (an idle gap before each sample) or back_to_back");
 
 static int hold_us = 5;
 module_param(hold_us, int, 0444);
@@ -999,10 +1004,20 @@ static int rb_gp_load_fn(void *arg)
 }
 
 /*
+ * spacing=lone: a synchronize_rcu() on a machine whose grace-period
+ * machinery has gone idle.  After a grace period ends, the flip-counter
+ * design's state machine may still run a stage of 4 ticks (a flip that
+ * rcu_pending() started for the callback that just ended its wait); with
+ * at most RCU_PREEMPT_MAX_GP_STAGES (8) stages of 4 ticks, 40 ticks of
+ * sleep leave every implementation idle.
+ */
+#define RB_GP_LONE_GAP_TICKS 40
+
+/*
  * Grace periods advance from the scheduler tick, so a latency depends on
- * where in a tick synchronize_rcu() starts: start each sample at a random
- * phase, a random delay after a jiffy edge, so that the samples average
- * over the phase instead of sharing one.
+ * where in a tick synchronize_rcu() starts: start each lone sample at a
+ * random phase, a random delay after a jiffy edge, so that the samples
+ * average over the phase instead of sharing one.
  */
 static void rb_gp_random_phase(void)
 {
@@ -1020,7 +1035,11 @@ static int rb_gp_sampler_fn(void *arg)
 
 	synchronize_rcu(); /* Warm-up: not a sample. */
 	for (i = 0; i < samples; i++) {
-		rb_gp_random_phase();
+		/* back_to_back: the next starts as soon as the last returned. */
+		if (!strcmp(spacing, "lone")) {
+			schedule_timeout_idle(RB_GP_LONE_GAP_TICKS);
+			rb_gp_random_phase();
+		}
 		t0 = ktime_get_mono_fast_ns();
 		synchronize_rcu();
 		rb_gp_lat[i] = ktime_get_mono_fast_ns() - t0;
@@ -1047,13 +1066,14 @@ static void rb_gp_report(void)
 	int i;
 
 	for (i = 0; i < samples; i++) {
-		snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d;sample=%d",
-			 load, samples, HZ, i);
+		snprintf(params, sizeof(params), "load=%s;spacing=%s;samples=%d;hz=%d;sample=%d",
+			 load, spacing, samples, HZ, i);
 		rb_add_row(params, "latency_ns", "ns", rb_gp_lat[i], false);
 		rb_add_row(params, "latency_ticks", "ticks",
 			   rb_ns_to_milliticks(rb_gp_lat[i]), true);
 	}
-	snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d", load, samples, HZ);
+	snprintf(params, sizeof(params), "load=%s;spacing=%s;samples=%d;hz=%d",
+		 load, spacing, samples, HZ);
 	for (i = 0; i < ARRAY_SIZE(summary); i++) {
 		if (summary[i].pct == 50)
 			v = rb_median(rb_gp_lat, samples);
@@ -1637,6 +1657,10 @@ static int rb_check_params(void)
 	}
 	if (strcmp(load, "idle") && strcmp(load, "readers")) {
 		pr_err("invalid parameter load=%s: must be idle or readers\n", load);
+		return -EINVAL;
+	}
+	if (strcmp(spacing, "lone") && strcmp(spacing, "back_to_back")) {
+		pr_err("invalid parameter spacing=%s: must be lone or back_to_back\n", spacing);
 		return -EINVAL;
 	}
 	return 0;

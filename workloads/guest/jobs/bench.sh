@@ -167,12 +167,19 @@ gp_stages_rows() {
 		}' "$2" "$3"
 }
 
+# Each load: lone grace periods, then back-to-back ones; the stage means
+# cover both.  The preemptible kernel's configured stages per grace period
+# (rcupreempt.gp_stages) go with them, for the analysis' prediction.
 test_gp() {
+	gp_stages=/sys/module/rcupreempt/parameters/gp_stages
 	for load in idle readers; do
 		stats_snapshot "/results/stats-before-$load.txt"
 		t0=$(uptime_s)
-		rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" hold_us="$BENCH_GP_HOLD_US" ||
-			return 1
+		for spacing in lone back_to_back; do
+			rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" hold_us="$BENCH_GP_HOLD_US" \
+				spacing="$spacing" || return 1
+		done
+		[ ! -f $gp_stages ] || echo "gp_stages,load=$load,stages,$(cat $gp_stages),count,sysfs" >>"$ROWS"
 		t1=$(uptime_s)
 		stats_snapshot "/results/stats-after-$load.txt"
 		gp_stages_rows "$load" "/results/stats-before-$load.txt" \
