@@ -87,7 +87,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(callrcu_capacity,	RB_TIMED, 7, 0, "writers duration_ms max_backlog")		\
 	T(callrcu_memory,	RB_TIMED, 9, 0, "writers duration_ms max_backlog rate")		\
 	T(gp,			RB_TIMED, 6, 2, "samples load hold_us spacing")			\
-	T(latency,		RB_TIMED, 8, 0, "reader_us readers samples")			\
+	T(latency,		RB_TIMED, 10, 0, "reader_us readers samples")			\
 	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
 	T(count_read_mb,	RB_COUNTED, 0, 0, "loops")					\
 	T(count_callrcu,	RB_COUNTED, 0, 0, "loops")					\
@@ -1480,20 +1480,35 @@ static int rb_test_count_refscale(void)
  * What preemptible readers buy.  readers= normal-priority kthreads on
  * one CPU loop over read-side sections of reader_us each; a SCHED_FIFO
  * measurer on the same CPU sleeps on an hrtimer to an absolute expiry
- * 1-2 ms (random phase) ahead and records how late it runs.  A reader
- * that cannot be preempted delays the measurer until rcu_read_unlock()
- * (classic-preempt) or the cond_resched() after it (PREEMPT_NONE).
- * Meanwhile a normal-priority kthread on another CPU (the same one with
- * one CPU online) times synchronize_rcu() calls.
+ * and records how late it runs.  A reader that cannot be preempted
+ * delays the measurer until rcu_read_unlock() (classic-preempt) or the
+ * cond_resched() after it (PREEMPT_NONE).  Meanwhile a normal-priority
+ * kthread on another CPU (the same one with one CPU online) times
+ * synchronize_rcu() calls.
+ *
+ * The expiries must not be phase-locked to the readers: a measurer that
+ * re-armed a fixed 1-2 ms after it woke (at a reader boundary, behind a
+ * non-preemptible reader) would always land 1-2 ms into the next reader.
+ * So they are drawn on a grid of the clock at the start, which the
+ * readers do not reset: slot k begins at t0 + k * period, and its expiry
+ * is uniform over the slot's first spread = 2 * reader_us (at least
+ * RB_LAT_MIN_SPREAD_US) nanoseconds, more than one reader period, so
+ * that the expiry's phase within a reader is uniform: behind
+ * non-preemptible readers of L us the delays spread over [0, L].  The
+ * rest of the slot (reader_us + RB_LAT_MARGIN_US) leaves room for the
+ * worst delay, so a wakeup ends before the next slot begins; a slot
+ * that began before the measurer was ready again is skipped (counted in
+ * skipped_slots), never armed in the past.
  */
 #define RB_LAT_MAX_READER_US	10000
-#define RB_LAT_MIN_GAP_US	1000
-#define RB_LAT_GAP_SPREAD_US	1000
+#define RB_LAT_MIN_SPREAD_US	1000
+#define RB_LAT_MARGIN_US	2000
 #define RB_LAT_MAX_GP_SAMPLES	1000
 
 static s64 *rb_lat_wake;
 static s64 *rb_lat_gp;
 static int rb_lat_ngp;
+static int rb_lat_skipped;
 static bool rb_lat_measuring;
 static DECLARE_COMPLETION(rb_lat_done);
 
@@ -1511,13 +1526,23 @@ static int rb_lat_reader_fn(void *arg)
 
 static int rb_lat_measurer_fn(void *arg)
 {
-	ktime_t expiry;
+	u32 spread = max(2 * reader_us, RB_LAT_MIN_SPREAD_US) * NSEC_PER_USEC;
+	u64 period = spread + (u64)(reader_us + RB_LAT_MARGIN_US) * NSEC_PER_USEC;
+	ktime_t t0, slot, expiry;
+	u64 k = 0;
 	int i;
 
 	sched_set_fifo(current);
+	t0 = ktime_get();
+	rb_lat_skipped = 0;
 	for (i = 0; i < samples; i++) {
-		expiry = ktime_add_us(ktime_get(), RB_LAT_MIN_GAP_US +
-				      get_random_u32() % RB_LAT_GAP_SPREAD_US);
+		/* The next slot that has not begun yet. */
+		slot = ktime_add_ns(t0, ++k * period);
+		while (ktime_before(slot, ktime_get())) {
+			rb_lat_skipped++;
+			slot = ktime_add_ns(t0, ++k * period);
+		}
+		expiry = ktime_add_ns(slot, get_random_u32_below(spread));
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		schedule_hrtimeout(&expiry, HRTIMER_MODE_ABS);
 		rb_lat_wake[i] = ktime_to_ns(ktime_sub(ktime_get(), expiry));
@@ -1541,26 +1566,27 @@ static int rb_lat_gp_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Quartiles and p99, nearest rank, and the worst.  No p99.9: at the
+ * 100 samples of the profiles it is the maximum.
+ */
 static void rb_lat_report(void)
 {
-	static const struct { const char *metric; int permille; } summary[] = {
-		{ "wakeup_p99_ns", 990 }, { "wakeup_p999_ns", 999 },
-		{ "wakeup_max_ns", 1000 },
+	static const struct { const char *metric; int pct; } summary[] = {
+		{ "wakeup_p25_ns", 25 }, { "wakeup_p75_ns", 75 },
+		{ "wakeup_p99_ns", 99 }, { "wakeup_max_ns", 100 },
 	};
 	char params[96];
-	s64 v;
 	int i;
 
 	snprintf(params, sizeof(params), "reader_us=%d;readers=%d;samples=%d",
 		 reader_us, readers, samples);
 	rb_add_row(params, "samples", "count", samples, false);
 	rb_add_row(params, "wakeup_median_ns", "ns", rb_median(rb_lat_wake, samples), false);
-	for (i = 0; i < ARRAY_SIZE(summary); i++) {
-		/* Nearest rank in thousandths; v is sorted by rb_median(). */
-		v = rb_lat_wake[clamp(DIV_ROUND_UP(samples * summary[i].permille, 1000),
-				      1, samples) - 1];
-		rb_add_row(params, summary[i].metric, "ns", v, false);
-	}
+	for (i = 0; i < ARRAY_SIZE(summary); i++)
+		rb_add_row(params, summary[i].metric, "ns",
+			   rb_percentile(rb_lat_wake, samples, summary[i].pct), false);
+	rb_add_row(params, "skipped_slots", "count", rb_lat_skipped, false);
 	rb_add_row(params, "gp_samples", "count", rb_lat_ngp, false);
 	if (rb_lat_ngp) {
 		rb_add_row(params, "gp_median_ns", "ns", rb_median(rb_lat_gp, rb_lat_ngp), false);

@@ -154,6 +154,17 @@ def check_callrcu_memory(values: dict[tuple, float], where: str, problems: list[
             problems.append(f"{where} {t} {p}: bytes_max is not outstanding_max x object_bytes")
 
 
+def check_latency(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    """latency: p25 <= median <= p75 <= p99 <= max."""
+    for t, p, m in values:
+        if t == "latency" and m == "wakeup_p25_ns":
+            order = [values.get((t, p, q), -1) for q in ("wakeup_p25_ns", "wakeup_median_ns",
+                                                          "wakeup_p75_ns", "wakeup_p99_ns",
+                                                          "wakeup_max_ns")]
+            if order != sorted(order):
+                problems.append(f"{where} latency {p}: percentiles out of order {order}")
+
+
 def check_duplicates(rows: list[dict[str, str]], problems: list[str]) -> None:
     keys = Counter((r["kernel"], r["vcpus"], r["test"], r["repeat"], r["params"], r["metric"])
                    for r in rows)
@@ -230,6 +241,7 @@ def main() -> int:
         check_gp(values, f"{k}/{v}/r{rep}", problems)
         check_callrcu(values, f"{k}/{v}/r{rep}", problems)
         check_callrcu_memory(values, f"{k}/{v}/r{rep}", problems)
+        check_latency(values, f"{k}/{v}/r{rep}", problems)
     stats = check_stats_monotone(args.sweep / "raw", problems)
     nboots = check_boots(args.sweep, rows, problems)
     try:
