@@ -28,8 +28,9 @@ stage is 4 ticks: idle (flip), waitack, waitzero, waitmb.
     (G+1)-th flip, and that flip began a stage (rcu_pending() saw the
     callback still in the last wait list); the next call, right after that
     tick, waits that stage out (4 ticks) before the flip that takes its
-    callback, then 4G ticks: 4(G + 1) ticks, less the moment between the
-    tick and the caller's return (12 at G = 2).
+    callback, then 4G ticks: 4(G + 1) ticks from the tick the previous
+    call returned at (12 at G = 2); the call starts a moment after that
+    tick and returns a moment after its last one, so about 4(G + 1).
 Classic RCU (family classic, the 2.6.23 code of patches/0002):
   lone: the first tick after call_rcu() sees nxtlist with an empty curlist
     (rcu_pending()), and its softirq moves nxtlist to curlist and starts a
@@ -42,7 +43,7 @@ Classic RCU (family classic, the 2.6.23 code of patches/0002):
     median 2.5.
   back to back: the previous callback was invoked in a tick's softirq with
     no batch pending (cpu_quiet() found next_pending 0), so the next call
-    is lone at phase u close to 0: just under 3 ticks.
+    is lone at phase u close to 0: about 3 ticks.
 Tree RCU: no prediction here (its grace-period kthread sleeps
 jiffies_till_first_fqs and reacts to wakeups; not derived).
 
@@ -82,7 +83,7 @@ class Prediction:
 
     def text(self) -> str:
         if self.low == self.high:
-            return f"{units.sig(self.median)} ticks (just under)"
+            return f"about {units.sig(self.median)} ticks"
         return (f"{units.sig(self.low)}–{units.sig(self.high)} ticks, "
                 f"median {units.sig(self.median)}")
 
