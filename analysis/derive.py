@@ -154,6 +154,14 @@ def backlog_rate_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
             if bound.get(rep) == 1.0}
 
 
+def insns_per_callback(rows: list[Row], kernel: str, vcpus: int) -> float | None:
+    """Instructions the RCU core executes per callback invoked (count_callrcu
+    insns_per_cb of the plugin boot: exact, the same in every boot)."""
+    values = [r.value for r in select(rows, "count_callrcu", "insns_per_cb", kernel, vcpus)
+              if r.value is not None]
+    return float(np.median(values)) if values else None
+
+
 def memory_rates(rows: list[Row]) -> list[int]:
     """The rate= values (calls per second per writer) of callrcu_memory rows."""
     return sorted({int(r.params["rate"]) for r in rows

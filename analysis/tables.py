@@ -125,13 +125,19 @@ def capacity_bound(rd: ResultDir, kernel: str, vcpus: int) -> str:
     return "CPU" if not hit else f"**backlog** (limit reached in {hit:g} of {len(bound)} boots)"
 
 
+def insns_cell(rd: ResultDir, kernel: str, vcpus: int) -> str:
+    n = derive.insns_per_callback(rd.ok_rows, kernel, vcpus)
+    return NONE if n is None else units.sig(n)
+
+
 def callrcu(rd: ResultDir, kernels: list[str]) -> list[str]:
     cost = _cells(rd, "callrcu_cost", kernels, [(derive.callrcu_cost_boots, "ns")])
     cap_columns = [(derive.cpu_capacity_boots, "1/s"), (derive.backlog_rate_boots, "1/s")] + [
         (lambda rs, k, v, m=m: derive.capacity_boots(rs, k, v, m), u)
         for m, u in (("queued_per_s", "1/s"), ("limit_ratio", "ratio"),
                      ("backlog_end", "count"), ("drain_ns", "ns"))]
-    cap = [row[:2] + [capacity_bound(rd, row[0], int(row[1]))] + row[2:]
+    cap = [row[:2] + [capacity_bound(rd, row[0], int(row[1]))] + row[2:-1]
+           + [insns_cell(rd, row[0], int(row[1])), row[-1]]
            for row in _cells(rd, "callrcu_capacity", kernels, cap_columns)]
     return (section("call_rcu() cost", "CPU time per call_rcu() (preallocated heads, no "
                     "allocation), writers = vCPUs.",
@@ -144,10 +150,12 @@ def callrcu(rd: ResultDir, kernels: list[str]) -> list[str]:
                     "with max_backlog=10000) give max_backlog / callback latency, a grace-"
                     "period latency restated, in their own column and never as a capacity.  "
                     "limit ratio = peak outstanding / max_backlog; a rate with a large backlog "
-                    "at the end is a lower bound; drain = the rcu_barrier() that empties it.",
+                    "at the end is a lower bound; drain = the rcu_barrier() that empties it; "
+                    "insns per callback: the RCU core's instructions per callback invoked "
+                    "(count_callrcu, exact).",
                     table(["kernel", "vCPUs", "bound by", "invoked/s (CPU-bound)",
                            "invoked/s (backlog-bound)", "queued/s", "limit ratio",
-                           "backlog at end", "drain", "cell"], cap)) +
+                           "backlog at end", "drain", "insns per callback", "cell"], cap)) +
             callrcu_memory(rd, kernels))
 
 

@@ -45,6 +45,12 @@ class Capacity(unittest.TestCase):
         self.assertEqual(derive.cpu_capacity_boots(rows, "classic", 1), {1: 2.5e6})
 
 
+    def test_instructions_per_callback(self) -> None:
+        rows = [row("preempt", "count_callrcu", 1, "calls=2000", "insns_per_cb", 13.0)]
+        self.assertEqual(derive.insns_per_callback(rows, "preempt", 1), 13.0)
+        self.assertIsNone(derive.insns_per_callback(rows, "classic", 1))
+
+
 class Memory(unittest.TestCase):
     def test_selected_by_rate(self) -> None:
         rows = [row("preempt", "callrcu_memory", r, f"writers=1;rate={rate}", "bytes_mean",
