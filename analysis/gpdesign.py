@@ -47,6 +47,15 @@ Classic RCU (family classic, the 2.6.23 code of patches/0002):
 Tree RCU: no prediction here (its grace-period kthread sleeps
 jiffies_till_first_fqs and reacts to wakeups; not derived).
 
+Measured against predicted: a lone sample also counts the moment from
+the tick that invokes its callback to the caller's return (the softirq,
+the wakeup, the switch: 0.1-0.3 tick under TCG), which a back-to-back
+sample cancels (it starts that same moment after a tick); so lone medians
+sit a little above 4G + 1/2 and 2.5, back-to-back ones on 4(G+1) and 3.
+On a loaded host QEMU's vCPU thread is descheduled now and then, which
+adds a tail of samples several ticks long (and moves a median of few
+samples up); the bulk of the samples still lies in the predicted range.
+
 The predictions hold at 1 vCPU only: at more CPUs a state waits for every
 CPU's tick, whose phases differ; the table shows them beside the 1-vCPU
 cells only.
