@@ -81,10 +81,33 @@ def barrier_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
     return dict(zip(sorted(k for k in with_mb if k in plain), paired(with_mb, plain)))
 
 
+# gp rows without spacing= (sweeps before it existed) started 1-2 ticks
+# after the previous sample: neither lone nor back to back.
+GP_SPACING_UNSPECIFIED = "unspecified"
+GP_SPACINGS = ("lone", "back_to_back")
+
+
+def gp_spacing(row: Row) -> str:
+    return row.params.get("spacing", GP_SPACING_UNSPECIFIED)
+
+
+def gp_spacings(rows: list[Row]) -> list[str]:
+    """The spacings with gp rows: lone, back_to_back, then unspecified."""
+    have = {gp_spacing(r) for r in rows if r.ok and r.test == "gp"}
+    return [s for s in GP_SPACINGS + (GP_SPACING_UNSPECIFIED,) if s in have]
+
+
+def _gp_rows(rows: Iterable[Row], metric: str, kernel: str, vcpus: int, load: str,
+             spacing: str) -> list[Row]:
+    return [r for r in select(rows, "gp", metric, kernel, vcpus, load=load)
+            if gp_spacing(r) == spacing]
+
+
 def gp_boots(rows: list[Row], kernel: str, vcpus: int, load: str = "idle",
-             metric: str = "latency_ns") -> PerBoot:
-    """Median synchronize_rcu() latency of each boot's samples (ns or ticks)."""
-    return per_boot(select(rows, "gp", metric, kernel, vcpus, load=load))
+             metric: str = "latency_ns", spacing: str = "lone") -> PerBoot:
+    """Median synchronize_rcu() latency of each boot's samples (ns or ticks)
+    of one spacing (lone by default: the headline)."""
+    return per_boot(_gp_rows(rows, metric, kernel, vcpus, load, spacing))
 
 
 def callrcu_cost_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
@@ -93,7 +116,66 @@ def callrcu_cost_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
 
 def capacity_boots(rows: list[Row], kernel: str, vcpus: int,
                    metric: str = "invoked_per_s") -> PerBoot:
+    """A callrcu_capacity metric per boot, whatever bound the rate."""
     return per_boot(select(rows, "callrcu_capacity", metric, kernel, vcpus, writers=vcpus))
+
+
+# An older sweep has no limit_reached row: its backlog counts as having
+# reached the limit when the peak came this close to max_backlog.
+LIMIT_REACHED_RATIO = 0.95
+
+
+def backlog_bound_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
+    """repeat -> 1.0 when a writer of the boot found its backlog full (the
+    rate is then max_backlog / callback latency, not a capacity), else 0.0."""
+    reached = capacity_boots(rows, kernel, vcpus, "limit_reached")
+    legacy = {r.repeat: r for r in select(rows, "callrcu_capacity", "peak_outstanding", kernel,
+                                          vcpus, writers=vcpus) if r.repeat not in reached}
+    for rep, r in legacy.items():
+        limit = r.param_int("max_backlog")
+        if limit and r.value is not None:
+            reached[rep] = float(r.value >= LIMIT_REACHED_RATIO * limit)
+    return dict(sorted(reached.items()))
+
+
+def cpu_capacity_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
+    """Callbacks invoked per second of the boots whose backlog never reached
+    its limit: a CPU-bound capacity (boots bound by the backlog left out)."""
+    bound = backlog_bound_boots(rows, kernel, vcpus)
+    return {rep: v for rep, v in capacity_boots(rows, kernel, vcpus).items()
+            if bound.get(rep) == 0.0}
+
+
+def backlog_rate_boots(rows: list[Row], kernel: str, vcpus: int) -> PerBoot:
+    """Callbacks invoked per second of the boots whose backlog reached its
+    limit: max_backlog / callback latency, a restated latency."""
+    bound = backlog_bound_boots(rows, kernel, vcpus)
+    return {rep: v for rep, v in capacity_boots(rows, kernel, vcpus).items()
+            if bound.get(rep) == 1.0}
+
+
+def insns_per_callback(rows: list[Row], kernel: str, vcpus: int) -> float | None:
+    """Instructions the RCU core executes per callback invoked (count_callrcu
+    insns_per_cb of the plugin boot: exact, the same in every boot)."""
+    values = [r.value for r in select(rows, "count_callrcu", "insns_per_cb", kernel, vcpus)
+              if r.value is not None]
+    return float(np.median(values)) if values else None
+
+
+def memory_rates(rows: list[Row]) -> list[int]:
+    """The rate= values (calls per second per writer) of callrcu_memory rows."""
+    return sorted({int(r.params["rate"]) for r in rows
+                   if r.ok and r.test == "callrcu_memory" and "rate" in r.params})
+
+
+def memory_boots(rows: list[Row], kernel: str, vcpus: int, metric: str = "bytes_mean",
+                 rate: int | None = None) -> PerBoot:
+    """A callrcu_memory metric per boot at one rate (default: the lowest)."""
+    rates = memory_rates(rows)
+    if rate is None and not rates:
+        return {}
+    return per_boot(select(rows, "callrcu_memory", metric, kernel, vcpus,
+                           rate=rates[0] if rate is None else rate))
 
 
 def stage_boots(rows: list[Row], kernel: str, vcpus: int, load: str, stage: str) -> PerBoot:
@@ -125,10 +207,10 @@ def series(fn: CellFn, rows: list[Row], test: str, kernel: str) -> list[tuple[in
     return [(v, e) for v, e in points if e is not None]
 
 
-def gp_samples(rows: list[Row], kernel: str, vcpus: int, load: str) -> np.ndarray:
-    """All grace-period latency samples (ns) of the cell, boots pooled (for the CDF)."""
-    return np.asarray([r.value for r in select(rows, "gp", "latency_ns", kernel, vcpus,
-                                               load=load)])
+def gp_samples(rows: list[Row], kernel: str, vcpus: int, load: str,
+               spacing: str = "lone", metric: str = "latency_ns") -> np.ndarray:
+    """All grace-period latency samples of the cell, boots pooled (for the CDF)."""
+    return np.asarray([r.value for r in _gp_rows(rows, metric, kernel, vcpus, load, spacing)])
 
 
 def cdf(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

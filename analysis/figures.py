@@ -52,8 +52,11 @@ def callrcu_figure(rows: list[Row], kernels: list[str]) -> Figure:
     return Figure("callrcu", [c for c in (
         Chart("call_rcu() cost, writers = vCPUs", "vCPUs", "ns per call",
               per_kernel(derive.callrcu_cost_boots, rows, "callrcu_cost", kernels)),
-        Chart("call_rcu() capacity, writers = vCPUs", "vCPUs", "callbacks invoked per s",
-              per_kernel(derive.capacity_boots, rows, "callrcu_capacity", kernels)),
+        Chart("call_rcu() capacity (CPU-bound boots), writers = vCPUs", "vCPUs",
+              "callbacks invoked per s",
+              per_kernel(derive.cpu_capacity_boots, rows, "callrcu_capacity", kernels)),
+        Chart("Memory held by callbacks at a fixed call rate", "vCPUs", "bytes (mean)",
+              per_kernel(derive.memory_boots, rows, "callrcu_memory", kernels)),
     ) if c.series])
 
 
@@ -63,7 +66,7 @@ def gp_figure(rows: list[Row], kernels: list[str], metric: str) -> Figure:
     charts = []
     for load in derive.gp_loads(rows):
         fn = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, metric)  # noqa: E731
-        charts.append(Chart(f"synchronize_rcu(), load={load}", "vCPUs",
+        charts.append(Chart(f"lone synchronize_rcu(), load={load}", "vCPUs",
                             f"{unit} (median, 95% CI; dots: boots)",
                             per_kernel(fn, rows, "gp", kernels, scale=scale)))
     return Figure(f"gp_latency_{unit}", [c for c in charts if c.series])
@@ -77,7 +80,7 @@ def gp_cdf_figure(rows: list[Row], kernels: list[str], vcpus: int) -> Figure:
         for k in kernels:
             xs, ys = derive.cdf(derive.gp_samples(rows, k, vcpus, load))
             series.append(Series(k, [x / 1e6 for x in xs], list(ys)))
-        charts.append(Chart(f"synchronize_rcu() latency, {vcpus} vCPUs, load={load}",
+        charts.append(Chart(f"lone synchronize_rcu() latency, {vcpus} vCPUs, load={load}",
                             "latency (ms)", "fraction of grace periods",
                             _nonempty(series), kind="steps"))
     return Figure(f"gp_cdf_{vcpus}vcpu", [c for c in charts if c.series])

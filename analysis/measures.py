@@ -25,17 +25,24 @@ class Measure:
 READ = Measure("Read side (wall clock under TCG)", "read", derive.read_boots, "ns",
                "an rcu_read_lock()/rcu_read_unlock() pair (one reader per vCPU) takes",
                "more expensive", "cheaper")
-GP = Measure("Grace-period latency", "gp", derive.gp_boots, "ns",
-             "an idle synchronize_rcu() takes", "longer", "shorter")
-GP_TICKS = Measure("Grace-period latency in ticks", "gp",
+GP = Measure("Lone grace-period latency", "gp", derive.gp_boots, "ns",
+             "a lone synchronize_rcu() (grace-period machinery idle before it) takes",
+             "longer", "shorter")
+GP_TICKS = Measure("Lone grace-period latency in ticks", "gp",
                    lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks"), "ticks",
-                   "an idle synchronize_rcu() takes", "longer", "shorter")
+                   "a lone synchronize_rcu() (grace-period machinery idle before it) takes",
+                   "longer", "shorter")
 CALLRCU_COST = Measure("call_rcu() cost", "callrcu_cost", derive.callrcu_cost_boots, "ns",
                        "a call_rcu() costs its caller", "more expensive", "cheaper")
-CAPACITY = Measure("call_rcu() capacity", "callrcu_capacity", derive.capacity_boots, "1/s",
-                   "callbacks invoked per second (one writer per vCPU) reach", "higher", "lower")
+# Only boots whose backlog never reached its limit: a rate bound by the
+# backlog is max_backlog / callback latency, not a capacity.
+CAPACITY = Measure("call_rcu() capacity (CPU-bound)", "callrcu_capacity", derive.cpu_capacity_boots,
+                   "1/s", "callbacks invoked per second (one writer per vCPU, backlog below its "
+                   "limit) reach", "higher", "lower")
+MEMORY = Measure("Memory held by callbacks", "callrcu_memory", derive.memory_boots, "bytes",
+                 "callbacks posted at a fixed rate hold on average", "more", "less")
 
-MEASURES = (READ, GP, GP_TICKS, CALLRCU_COST, CAPACITY)
+MEASURES = (READ, GP, GP_TICKS, CALLRCU_COST, CAPACITY, MEMORY)
 
 
 def ratio_meaningful(r: Estimate | None, b: Estimate | None) -> bool:

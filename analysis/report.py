@@ -20,6 +20,7 @@ from pathlib import Path
 import charts
 import costmodel
 import derive
+import gpdesign
 import figures
 import latency
 import provenance
@@ -103,7 +104,8 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
              costmodel.report_section(rd, kernels), costmodel.replay_report(rd),
              tables.failed_cells(rd),
              tables.read_side(rd, kernels),
-             tables.gp_latency(rd, kernels), latency.report_section(rd, kernels),
+             tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
+             latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
              tables.urcu(rd), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)

@@ -82,35 +82,87 @@ def read_side(rd: ResultDir, kernels: list[str]) -> list[str]:
 def gp_latency(rd: ResultDir, kernels: list[str]) -> list[str]:
     body = []
     for load in derive.gp_loads(rd.ok_rows):
-        columns = [(lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld), "ns"),
-                   (lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, "latency_ticks"),
-                    "ticks"),
-                   (lambda rs, k, v, ld=load: derive.per_boot(derive.select(
-                       rs, "gp", "p90_ns", k, v, load=ld)), "ns")]
-        body += [[row[0], row[1], load] + row[2:] for row in
-                 _cells(rd, "gp", kernels, columns)]
+        for sp in derive.gp_spacings(rd.ok_rows):
+            columns = [(lambda rs, k, v, ld=load, s=sp: derive.gp_boots(rs, k, v, ld,
+                                                                         spacing=s), "ns"),
+                       (lambda rs, k, v, ld=load, s=sp: derive.gp_boots(
+                           rs, k, v, ld, "latency_ticks", s), "ticks"),
+                       (lambda rs, k, v, ld=load, s=sp: derive.per_boot(
+                           r for r in derive.select(rs, "gp", "p90_ns", k, v, load=ld)
+                           if derive.gp_spacing(r) == s), "ns")]
+            body += [[row[0], row[1], load, sp.replace("_", " ")] + row[2:] for row in
+                     _cells(rd, "gp", kernels, columns) if any(c != NONE for c in row[2:5])]
     return section("Grace-period latency", "synchronize_rcu() latency: each boot's median "
                    "over its samples, then the median over boots; p90 is the module's per-boot "
-                   "90th percentile.",
-                   table(["kernel", "vCPUs", "load", "median", "median ticks", "p90", "cell"],
-                         body))
+                   "90th percentile.  Spacing: *lone* after 40 idle ticks at a random phase "
+                   "within a tick, *back to back* right after the previous returned, "
+                   "*unspecified* (older sweeps) 1-2 ticks after the previous, a mixture.",
+                   table(["kernel", "vCPUs", "load", "spacing", "median", "median ticks", "p90",
+                          "cell"], body))
+
+
+def capacity_bound(rd: ResultDir, kernel: str, vcpus: int) -> str:
+    """'CPU', 'backlog (limit reached in n of m boots)', or a dash."""
+    bound = derive.backlog_bound_boots(rd.ok_rows, kernel, vcpus)
+    hit = sum(bound.values())
+    if not bound:
+        return NONE
+    return "CPU" if not hit else f"**backlog** (limit reached in {hit:g} of {len(bound)} boots)"
+
+
+def insns_cell(rd: ResultDir, kernel: str, vcpus: int) -> str:
+    n = derive.insns_per_callback(rd.ok_rows, kernel, vcpus)
+    return NONE if n is None else units.sig(n)
 
 
 def callrcu(rd: ResultDir, kernels: list[str]) -> list[str]:
     cost = _cells(rd, "callrcu_cost", kernels, [(derive.callrcu_cost_boots, "ns")])
-    cap_metrics = (("invoked_per_s", "1/s"), ("queued_per_s", "1/s"),
-                   ("backlog_end", "count"), ("drain_ns", "ns"))
-    cap = _cells(rd, "callrcu_capacity", kernels,
-                 [(lambda rs, k, v, m=m: derive.capacity_boots(rs, k, v, m), u)
-                  for m, u in cap_metrics])
+    cap_columns = [(derive.cpu_capacity_boots, "1/s"), (derive.backlog_rate_boots, "1/s")] + [
+        (lambda rs, k, v, m=m: derive.capacity_boots(rs, k, v, m), u)
+        for m, u in (("queued_per_s", "1/s"), ("limit_ratio", "ratio"),
+                     ("backlog_end", "count"), ("drain_ns", "ns"))]
+    cap = [row[:2] + [capacity_bound(rd, row[0], int(row[1]))] + row[2:-1]
+           + [insns_cell(rd, row[0], int(row[1])), row[-1]]
+           for row in _cells(rd, "callrcu_capacity", kernels, cap_columns)]
     return (section("call_rcu() cost", "CPU time per call_rcu() (preallocated heads, no "
                     "allocation), writers = vCPUs.",
                     table(["kernel", "vCPUs", "ns per call", "cell"], cost)) +
-            section("call_rcu() capacity", "Callbacks invoked per second while writers keep "
-                    "a bounded backlog; a rate with a large backlog at the end is a lower "
-                    "bound; drain = the rcu_barrier() that empties it.",
-                    table(["kernel", "vCPUs", "invoked/s", "queued/s", "backlog at end",
-                           "drain", "cell"], cap)))
+            section("call_rcu() capacity", "Callbacks invoked per second while writers post "
+                    "as fast as they can, each with a bounded backlog of heads.  *CPU*-bound: "
+                    "no writer ever found its backlog full (the profiles set the limit far "
+                    "above rate × window), so the rate is what the CPU sustains.  "
+                    "*backlog*-bound boots (a writer waited for a full backlog: older sweeps "
+                    "with max_backlog=10000) give max_backlog / callback latency, a grace-"
+                    "period latency restated, in their own column and never as a capacity.  "
+                    "limit ratio = peak outstanding / max_backlog; a rate with a large backlog "
+                    "at the end is a lower bound; drain = the rcu_barrier() that empties it; "
+                    "insns per callback: the RCU core's instructions per callback invoked "
+                    "(count_callrcu, exact).",
+                    table(["kernel", "vCPUs", "bound by", "invoked/s (CPU-bound)",
+                           "invoked/s (backlog-bound)", "queued/s", "limit ratio",
+                           "backlog at end", "drain", "insns per callback", "cell"], cap)) +
+            callrcu_memory(rd, kernels))
+
+
+def callrcu_memory(rd: ResultDir, kernels: list[str]) -> list[str]:
+    """Memory held by callbacks at each fixed call rate of the sweep."""
+    body = []
+    for rate in derive.memory_rates(rd.ok_rows):
+        columns = [(lambda rs, k, v, m=m, r=rate: derive.memory_boots(rs, k, v, m, r), u)
+                   for m, u in (("calls_per_s", "1/s"), ("cb_latency_mean_ns", "ns"),
+                                ("outstanding_mean", "count"), ("outstanding_max", "count"),
+                                ("bytes_mean", "bytes"), ("bytes_max", "bytes"))]
+        body += [row[:2] + [units.value(rate, "1/s")] + row[2:]
+                 for row in _cells(rd, "callrcu_memory", kernels, columns)]
+    return section("Memory held by callbacks", "One writer calls call_rcu() at a fixed rate "
+                   "(a batch per tick); outstanding = callbacks posted and not yet invoked: "
+                   "mean over the window (Little's law: the callbacks' summed latency over "
+                   "the window's length) and maximum; bytes = outstanding × the size of the "
+                   "object each callback frees.  The price of a longer grace period: at "
+                   "a fixed rate, memory held grows with the callback latency.",
+                   table(["kernel", "vCPUs", "rate", "calls/s", "callback latency",
+                          "outstanding (mean)", "outstanding (max)", "bytes (mean)",
+                          "bytes (max)", "cell"], body))
 
 
 def gp_stages(rd: ResultDir) -> list[str]:

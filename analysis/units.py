@@ -1,5 +1,5 @@
 """Numbers as the report prints them: 3 significant digits, humanised units
-(ns, µs, ms, s; /s, k/s, M/s), intervals as [low, high]."""
+(ns, µs, ms, s; /s, k/s, M/s; B, kB, MB), intervals as [low, high]."""
 
 import math
 
@@ -31,7 +31,8 @@ def _scaled(x: float, scales: list[tuple[float, str]], ref: float | None = None)
 TIME = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")]
 RATE = [(1.0, "/s"), (1e3, "k/s"), (1e6, "M/s")]
 COUNT = [(1.0, ""), (1e3, "k"), (1e6, "M")]
-UNITS = {"ns": TIME, "1/s": RATE, "count": COUNT, "ticks": [(1.0, "ticks")]}
+BYTES = [(1.0, "B"), (1e3, "kB"), (1e6, "MB"), (1e9, "GB")]
+UNITS = {"ns": TIME, "1/s": RATE, "count": COUNT, "ticks": [(1.0, "ticks")], "bytes": BYTES}
 
 
 def value(x: float, unit: str, ref: float | None = None) -> str:

@@ -106,9 +106,10 @@ ROWS = (
     VerdictRow("read pair: instructions", EXACT, read_count("insns")),
     VerdictRow("read pair: interrupt-flag ops", EXACT, read_count("irqflag")),
     VerdictRow("read pair: ns", MODEL, read_modelled),
-    VerdictRow("grace-period latency, idle (ticks)", WALL, measured(measures.GP_TICKS)),
+    VerdictRow("lone grace period (ticks)", WALL, measured(measures.GP_TICKS)),
     VerdictRow("call_rcu() cost", WALL, measured(measures.CALLRCU_COST)),
-    VerdictRow("callback capacity", WALL, measured(measures.CAPACITY)),
+    VerdictRow("callback capacity (CPU-bound)", WALL, measured(measures.CAPACITY)),
+    VerdictRow("memory held by callbacks", WALL, measured(measures.MEMORY)),
     VerdictRow("wakeup behind {readers} readers: median", WALL, wakeup("wakeup_median_ns")),
     VerdictRow("wakeup behind {readers} readers: worst", WALL, wakeup("wakeup_max_ns")),
 )

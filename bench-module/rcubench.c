@@ -12,10 +12,17 @@
  *   callrcu_cost      CPU time per call_rcu() of writers= kthreads posting
  *                     calls= preallocated rcu_heads each
  *   callrcu_capacity  callbacks invoked per second when writers= kthreads
- *                     post with at most max_backlog= callbacks outstanding;
- *                     the backlog left at the end and its rcu_barrier() drain
- *   gp       synchronize_rcu() latency samples in ns and ticks, each started
- *            at a random phase within a tick, idle or against readers
+ *                     post as fast as they can with at most max_backlog=
+ *                     callbacks outstanding (set far above what the window
+ *                     can fill: CPU-bound), how close the backlog came to
+ *                     that limit, the backlog left at the end and its
+ *                     rcu_barrier() drain
+ *   callrcu_memory    callbacks outstanding and bytes they hold when
+ *                     writers= kthreads each call call_rcu() rate= times a
+ *                     second: the memory price of a grace period's length
+ *   gp       synchronize_rcu() latency samples in ns and ticks, idle or
+ *            against readers: lone (after spacing=lone's idle gap, at a
+ *            random phase within a tick) or back to back
  *   latency  wakeup latency of a SCHED_FIFO task on a CPU whose readers
  *            hold rcu_read_lock() for reader_us at a time, and the
  *            grace-period latency meanwhile
@@ -77,9 +84,10 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(read,			RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
 	T(read_mb,		RB_TIMED, 2, 0, "readers nest runs target_ms [loops]")		\
 	T(callrcu_cost,		RB_TIMED, 1, 0, "writers calls")				\
-	T(callrcu_capacity,	RB_TIMED, 5, 0, "writers duration_ms max_backlog")		\
-	T(gp,			RB_TIMED, 6, 2, "samples load hold_us")				\
-	T(latency,		RB_TIMED, 8, 0, "reader_us readers samples")			\
+	T(callrcu_capacity,	RB_TIMED, 7, 0, "writers duration_ms max_backlog")		\
+	T(callrcu_memory,	RB_TIMED, 9, 0, "writers duration_ms max_backlog rate")		\
+	T(gp,			RB_TIMED, 6, 2, "samples load hold_us spacing")			\
+	T(latency,		RB_TIMED, 10, 0, "reader_us readers samples")			\
 	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
 	T(count_read_mb,	RB_COUNTED, 0, 0, "loops")					\
 	T(count_callrcu,	RB_COUNTED, 0, 0, "loops")					\
@@ -135,11 +143,15 @@ MODULE_PARM_DESC(writers, "callrcu_*: posting kthreads, one per CPU (1..online C
 
 static int duration_ms = 1000;
 module_param(duration_ms, int, 0444);
-MODULE_PARM_DESC(duration_ms, "callrcu_capacity: posting time in milliseconds");
+MODULE_PARM_DESC(duration_ms, "callrcu_capacity, callrcu_memory: posting time in milliseconds");
 
-static int max_backlog = 10000;
+static int max_backlog = 2000000;
 module_param(max_backlog, int, 0444);
-MODULE_PARM_DESC(max_backlog, "callrcu_capacity: callbacks outstanding at which writers wait");
+MODULE_PARM_DESC(max_backlog, "callrcu_capacity, callrcu_memory: callbacks outstanding at which writers wait");
+
+static int rate = 10000;
+module_param(rate, int, 0444);
+MODULE_PARM_DESC(rate, "callrcu_memory: call_rcu() calls per second of each writer");
 
 static int calls = 100000;
 module_param(calls, int, 0444);
@@ -152,6 +164,10 @@ MODULE_PARM_DESC(samples, "gp: synchronize_rcu() latency samples");
 static char *load = "idle";
 module_param(load, charp, 0444);
 MODULE_PARM_DESC(load, "gp: idle, or readers (read-side load on every other CPU)");
+
+static char *spacing = "lone";
+module_param(spacing, charp, 0444);
+MODULE_PARM_DESC(spacing, "gp: lone (an idle gap before each sample) or back_to_back");
 
 static int hold_us = 5;
 module_param(hold_us, int, 0444);
@@ -560,10 +576,12 @@ struct rb_writer {
 	struct task_struct *task;
 	struct rcu_head *heads;		/* callrcu_cost: calls preallocated heads */
 	u64 busy_ns;			/* callrcu_cost: time inside call_rcu() */
-	struct rb_cap_head *pool;	/* callrcu_capacity: the writer's backlog */
+	struct rb_cap_head *pool;	/* callrcu_capacity, _memory: the backlog */
 	int pool_size;
 	unsigned long queued;		/* written by the writer only */
 	atomic_long_t invoked;		/* by the callbacks, on the writer's CPU */
+	bool full;			/* the writer found its backlog full */
+	long peak;			/* callrcu_memory: most outstanding */
 };
 
 static void rb_cost_cb(struct rcu_head *rh)
@@ -689,21 +707,28 @@ out:
 	return ret;
 }
 
-/* ---- callrcu_capacity ------------------------------------------------ */
+/* ---- callrcu_capacity, callrcu_memory ------------------------------ */
 
 /*
- * Callbacks invoked per second when writers post as fast as a bounded
- * backlog lets them: each writer owns max_backlog / writers preallocated
- * heads and reuses a head only after its callback has run, waiting a tick
- * when the next one is still queued.  At the end of the window the
- * backlog left is reported, and the time rcu_barrier() takes to drain it.
+ * callrcu_capacity: callbacks invoked per second when writers post as fast
+ * as they can.  Each writer owns max_backlog / writers preallocated heads
+ * and reuses a head only after its callback has run, waiting a tick when
+ * the next one is still queued.  With max_backlog far above what the
+ * window can fill (rate x duration) the writers never wait and the rate is
+ * bound by the CPU, not by the grace-period latency: limit_reached says
+ * whether a writer ever found its backlog full, limit_ratio how close the
+ * peak came (peak_outstanding / max_backlog).  At the end of the window
+ * the backlog left is reported, and the time rcu_barrier() takes to
+ * drain it.
  */
 struct rb_cap_head {
 	struct rcu_head rh;
 	struct rb_writer *w;
+	u64 posted_ns;			/* callrcu_memory: when it was posted */
 	bool queued;
 };
 
+static u64 rb_cap_start;
 static u64 rb_cap_deadline;
 
 static void rb_cap_cb(struct rcu_head *rh)
@@ -711,27 +736,41 @@ static void rb_cap_cb(struct rcu_head *rh)
 	struct rb_cap_head *h = container_of(rh, struct rb_cap_head, rh);
 
 	atomic_long_inc(&h->w->invoked);
-	/* Pairs with the acquire in rb_cap_writer_fn(): the head is free. */
+	/* Pairs with the acquire in rb_cap_post(): the head is free. */
 	smp_store_release(&h->queued, false);
+}
+
+/*
+ * Post the writer's next head with func; false (and w->full) when that
+ * head's callback has not run yet: the backlog is at its limit.
+ */
+static bool rb_cap_post(struct rb_writer *w, rcu_callback_t func, u64 now)
+{
+	struct rb_cap_head *h = &w->pool[w->queued % w->pool_size];
+
+	/* Pairs with the release in rb_cap_cb(). */
+	if (smp_load_acquire(&h->queued)) {
+		WRITE_ONCE(w->full, true);
+		return false;
+	}
+	h->posted_ns = now;
+	h->queued = true;
+	WRITE_ONCE(w->queued, w->queued + 1);
+	call_rcu(&h->rh, func);
+	return true;
 }
 
 static int rb_cap_writer_fn(void *arg)
 {
 	struct rb_writer *w = arg;
-	struct rb_cap_head *h;
 
 	rb_writers_start_together();
 	while (ktime_get_mono_fast_ns() < rb_cap_deadline) {
-		h = &w->pool[w->queued % w->pool_size];
-		/* Pairs with the release in rb_cap_cb(). */
-		if (smp_load_acquire(&h->queued)) {
+		if (!rb_cap_post(w, rb_cap_cb, 0)) {
 			/* Backlog full: let grace periods catch up. */
 			schedule_timeout_uninterruptible(1);
 			continue;
 		}
-		h->queued = true;
-		WRITE_ONCE(w->queued, w->queued + 1);
-		call_rcu(&h->rh, rb_cap_cb);
 		cond_resched();
 	}
 	rb_writer_finished();
@@ -740,16 +779,18 @@ static int rb_cap_writer_fn(void *arg)
 
 struct rb_cap_count {
 	long queued, invoked;
+	bool full;
 };
 
 static struct rb_cap_count rb_cap_sum(struct rb_writer *w)
 {
-	struct rb_cap_count c = { 0, 0 };
+	struct rb_cap_count c = { 0, 0, false };
 	int i;
 
 	for (i = 0; i < writers; i++) {
 		c.queued += READ_ONCE(w[i].queued);
 		c.invoked += atomic_long_read(&w[i].invoked);
+		c.full |= READ_ONCE(w[i].full);
 	}
 	return c;
 }
@@ -771,30 +812,60 @@ static struct rb_cap_count rb_cap_watch(struct rb_writer *w, long *peak)
 	}
 }
 
+/* Writers' state with max_backlog / writers preallocated heads each. */
+static struct rb_writer *rb_cap_alloc(void)
+{
+	struct rb_writer *w;
+	int i, j;
+
+	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	for (i = 0; i < writers; i++) {
+		w[i].pool_size = max(max_backlog / writers, 1);
+		w[i].pool = kvcalloc(w[i].pool_size, sizeof(*w[i].pool), GFP_KERNEL);
+		if (!w[i].pool)
+			goto nomem;
+		for (j = 0; j < w[i].pool_size; j++)
+			w[i].pool[j].w = &w[i];
+	}
+	return w;
+nomem:
+	while (i--)
+		kvfree(w[i].pool);
+	kfree(w);
+	return NULL;
+}
+
+static void rb_cap_free(struct rb_writer *w)
+{
+	int i;
+
+	for (i = 0; i < writers; i++)
+		kvfree(w[i].pool);
+	kfree(w);
+}
+
+/* The writers' window: duration_ms from now. */
+static void rb_cap_window(void)
+{
+	rb_cap_start = ktime_get_mono_fast_ns();
+	rb_cap_deadline = rb_cap_start + (u64)duration_ms * NSEC_PER_MSEC;
+}
+
 static int rb_test_callrcu_capacity(void)
 {
 	struct rb_cap_count end;
 	struct rb_writer *w;
-	u64 start, stop, drain_start, drained;
+	u64 stop, drain_start, drained;
 	long peak = 0;
 	char params[96];
-	int i, j, ret = 0;
+	int ret;
 
-	w = kcalloc(writers, sizeof(*w), GFP_KERNEL);
+	w = rb_cap_alloc();
 	if (!w)
 		return -ENOMEM;
-	for (i = 0; i < writers; i++) {
-		w[i].pool_size = max(max_backlog / writers, 1);
-		w[i].pool = kvcalloc(w[i].pool_size, sizeof(*w[i].pool), GFP_KERNEL);
-		if (!w[i].pool) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		for (j = 0; j < w[i].pool_size; j++)
-			w[i].pool[j].w = &w[i];
-	}
-	start = ktime_get_mono_fast_ns();
-	rb_cap_deadline = start + (u64)duration_ms * NSEC_PER_MSEC;
+	rb_cap_window();
 	ret = rb_start_writers(w, rb_cap_writer_fn);
 	end = rb_cap_watch(w, &peak);
 	stop = ktime_get_mono_fast_ns();
@@ -804,22 +875,109 @@ static int rb_test_callrcu_capacity(void)
 	drained = ktime_get_mono_fast_ns();
 	if (ret)
 		goto out;
+	/* A writer may have hit the limit after the watcher's last look. */
+	end.full = rb_cap_sum(w).full;
 	snprintf(params, sizeof(params), "writers=%d;duration_ms=%d;max_backlog=%d",
 		 writers, duration_ms, max_backlog);
 	rb_add_row(params, "invoked_per_s", "1/s",
-		   div64_u64((u64)end.invoked * NSEC_PER_SEC, stop - start), false);
+		   div64_u64((u64)end.invoked * NSEC_PER_SEC, stop - rb_cap_start), false);
 	rb_add_row(params, "queued_per_s", "1/s",
-		   div64_u64((u64)end.queued * NSEC_PER_SEC, stop - start), false);
+		   div64_u64((u64)end.queued * NSEC_PER_SEC, stop - rb_cap_start), false);
 	rb_add_row(params, "backlog_end", "count", end.queued - end.invoked, false);
 	rb_add_row(params, "drain_ns", "ns", drained - drain_start, false);
 	rb_add_row(params, "peak_outstanding", "count", peak, false);
-	pr_info("callrcu_capacity %s: queued %ld invoked %ld in window, backlog %ld, drain %llu ns\n",
-		params, end.queued, end.invoked, end.queued - end.invoked,
-		drained - drain_start);
+	rb_add_row(params, "limit_ratio", "ratio",
+		   div64_s64((s64)peak * 1000, max_backlog), true);
+	rb_add_row(params, "limit_reached", "count", end.full, false);
+	pr_info("callrcu_capacity %s: queued %ld invoked %ld in window, backlog %ld, peak %ld%s, drain %llu ns\n",
+		params, end.queued, end.invoked, end.queued - end.invoked, peak,
+		end.full ? " (limit reached)" : "", drained - drain_start);
 out:
+	rb_cap_free(w);
+	return ret;
+}
+
+/*
+ * callrcu_memory: each writer calls call_rcu() rate times a second, in a
+ * batch each tick (as many as are due since the window opened), and
+ * records the most callbacks outstanding (right after a batch: only
+ * posting raises the count).  Each callback adds its latency to a sum;
+ * by Little's law the mean number outstanding over the window is that
+ * sum over the window's length (the ramp at the start and the tail after
+ * it balance in a steady state).  Bytes held: those counts times the
+ * size of the object each callback frees (struct rb_cap_head here).
+ */
+static atomic64_t rb_mem_lat_sum;
+
+static void rb_mem_cb(struct rcu_head *rh)
+{
+	struct rb_cap_head *h = container_of(rh, struct rb_cap_head, rh);
+
+	atomic64_add(ktime_get_mono_fast_ns() - h->posted_ns, &rb_mem_lat_sum);
+	rb_cap_cb(rh);
+}
+
+static int rb_mem_writer_fn(void *arg)
+{
+	struct rb_writer *w = arg;
+	u64 now, due;
+
+	rb_writers_start_together();
+	while ((now = ktime_get_mono_fast_ns()) < rb_cap_deadline) {
+		due = div64_u64((now - rb_cap_start) * rate, NSEC_PER_SEC);
+		while (w->queued < due && rb_cap_post(w, rb_mem_cb, now))
+			;
+		w->peak = max(w->peak, (long)w->queued - atomic_long_read(&w->invoked));
+		schedule_timeout_uninterruptible(1);
+	}
+	rb_writer_finished();
+	return 0;
+}
+
+static int rb_test_callrcu_memory(void)
+{
+	struct rb_cap_count c;
+	struct rb_writer *w;
+	s64 window, lat_sum, mean_milli;
+	long peak = 0;
+	char params[96];
+	int i, ret;
+
+	w = rb_cap_alloc();
+	if (!w)
+		return -ENOMEM;
+	atomic64_set(&rb_mem_lat_sum, 0);
+	rb_cap_window();
+	ret = rb_start_writers(w, rb_mem_writer_fn);
+	rb_stop_writers(w);
+	window = ktime_get_mono_fast_ns() - rb_cap_start;
+	/* Every callback's latency is in the sum, and the heads can go. */
+	rcu_barrier();
+	if (ret)
+		goto out;
+	c = rb_cap_sum(w);
 	for (i = 0; i < writers; i++)
-		kvfree(w[i].pool);
-	kfree(w);
+		peak += w[i].peak;
+	lat_sum = atomic64_read(&rb_mem_lat_sum);
+	mean_milli = div64_s64(lat_sum * 1000, window);
+	snprintf(params, sizeof(params), "writers=%d;rate=%d;duration_ms=%d;max_backlog=%d",
+		 writers, rate, duration_ms, max_backlog);
+	rb_add_row(params, "calls_per_s", "1/s",
+		   div64_u64((u64)c.queued * NSEC_PER_SEC, window), false);
+	rb_add_row(params, "cb_latency_mean_ns", "ns",
+		   c.queued ? div64_s64(lat_sum, c.queued) : 0, false);
+	rb_add_row(params, "outstanding_mean", "count", mean_milli, true);
+	rb_add_row(params, "outstanding_max", "count", peak, false);
+	rb_add_row(params, "object_bytes", "bytes", sizeof(struct rb_cap_head), false);
+	rb_add_row(params, "bytes_mean", "bytes",
+		   div64_s64(mean_milli * sizeof(struct rb_cap_head), 1000), false);
+	rb_add_row(params, "bytes_max", "bytes", peak * sizeof(struct rb_cap_head), false);
+	rb_add_row(params, "limit_reached", "count", c.full, false);
+	pr_info("callrcu_memory %s: %ld calls, mean outstanding %lld.%03lld, max %ld%s\n",
+		params, c.queued, mean_milli / 1000, mean_milli % 1000, peak,
+		c.full ? " (limit reached)" : "");
+out:
+	rb_cap_free(w);
 	return ret;
 }
 
@@ -846,10 +1004,20 @@ static int rb_gp_load_fn(void *arg)
 }
 
 /*
+ * spacing=lone: a synchronize_rcu() on a machine whose grace-period
+ * machinery has gone idle.  After a grace period ends, the flip-counter
+ * design's state machine may still run a stage of 4 ticks (a flip that
+ * rcu_pending() started for the callback that just ended its wait); with
+ * at most RCU_PREEMPT_MAX_GP_STAGES (8) stages of 4 ticks, 40 ticks of
+ * sleep leave every implementation idle.
+ */
+#define RB_GP_LONE_GAP_TICKS 40
+
+/*
  * Grace periods advance from the scheduler tick, so a latency depends on
- * where in a tick synchronize_rcu() starts: start each sample at a random
- * phase, a random delay after a jiffy edge, so that the samples average
- * over the phase instead of sharing one.
+ * where in a tick synchronize_rcu() starts: start each lone sample at a
+ * random phase, a random delay after a jiffy edge, so that the samples
+ * average over the phase instead of sharing one.
  */
 static void rb_gp_random_phase(void)
 {
@@ -867,7 +1035,11 @@ static int rb_gp_sampler_fn(void *arg)
 
 	synchronize_rcu(); /* Warm-up: not a sample. */
 	for (i = 0; i < samples; i++) {
-		rb_gp_random_phase();
+		/* back_to_back: the next starts as soon as the last returned. */
+		if (!strcmp(spacing, "lone")) {
+			schedule_timeout_idle(RB_GP_LONE_GAP_TICKS);
+			rb_gp_random_phase();
+		}
 		t0 = ktime_get_mono_fast_ns();
 		synchronize_rcu();
 		rb_gp_lat[i] = ktime_get_mono_fast_ns() - t0;
@@ -894,13 +1066,14 @@ static void rb_gp_report(void)
 	int i;
 
 	for (i = 0; i < samples; i++) {
-		snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d;sample=%d",
-			 load, samples, HZ, i);
+		snprintf(params, sizeof(params), "load=%s;spacing=%s;samples=%d;hz=%d;sample=%d",
+			 load, spacing, samples, HZ, i);
 		rb_add_row(params, "latency_ns", "ns", rb_gp_lat[i], false);
 		rb_add_row(params, "latency_ticks", "ticks",
 			   rb_ns_to_milliticks(rb_gp_lat[i]), true);
 	}
-	snprintf(params, sizeof(params), "load=%s;samples=%d;hz=%d", load, samples, HZ);
+	snprintf(params, sizeof(params), "load=%s;spacing=%s;samples=%d;hz=%d",
+		 load, spacing, samples, HZ);
 	for (i = 0; i < ARRAY_SIZE(summary); i++) {
 		if (summary[i].pct == 50)
 			v = rb_median(rb_gp_lat, samples);
@@ -1307,20 +1480,35 @@ static int rb_test_count_refscale(void)
  * What preemptible readers buy.  readers= normal-priority kthreads on
  * one CPU loop over read-side sections of reader_us each; a SCHED_FIFO
  * measurer on the same CPU sleeps on an hrtimer to an absolute expiry
- * 1-2 ms (random phase) ahead and records how late it runs.  A reader
- * that cannot be preempted delays the measurer until rcu_read_unlock()
- * (classic-preempt) or the cond_resched() after it (PREEMPT_NONE).
- * Meanwhile a normal-priority kthread on another CPU (the same one with
- * one CPU online) times synchronize_rcu() calls.
+ * and records how late it runs.  A reader that cannot be preempted
+ * delays the measurer until rcu_read_unlock() (classic-preempt) or the
+ * cond_resched() after it (PREEMPT_NONE).  Meanwhile a normal-priority
+ * kthread on another CPU (the same one with one CPU online) times
+ * synchronize_rcu() calls.
+ *
+ * The expiries must not be phase-locked to the readers: a measurer that
+ * re-armed a fixed 1-2 ms after it woke (at a reader boundary, behind a
+ * non-preemptible reader) would always land 1-2 ms into the next reader.
+ * So they are drawn on a grid of the clock at the start, which the
+ * readers do not reset: slot k begins at t0 + k * period, and its expiry
+ * is uniform over the slot's first spread = 2 * reader_us (at least
+ * RB_LAT_MIN_SPREAD_US) nanoseconds, more than one reader period, so
+ * that the expiry's phase within a reader is uniform: behind
+ * non-preemptible readers of L us the delays spread over [0, L].  The
+ * rest of the slot (reader_us + RB_LAT_MARGIN_US) leaves room for the
+ * worst delay, so a wakeup ends before the next slot begins; a slot
+ * that began before the measurer was ready again is skipped (counted in
+ * skipped_slots), never armed in the past.
  */
 #define RB_LAT_MAX_READER_US	10000
-#define RB_LAT_MIN_GAP_US	1000
-#define RB_LAT_GAP_SPREAD_US	1000
+#define RB_LAT_MIN_SPREAD_US	1000
+#define RB_LAT_MARGIN_US	2000
 #define RB_LAT_MAX_GP_SAMPLES	1000
 
 static s64 *rb_lat_wake;
 static s64 *rb_lat_gp;
 static int rb_lat_ngp;
+static int rb_lat_skipped;
 static bool rb_lat_measuring;
 static DECLARE_COMPLETION(rb_lat_done);
 
@@ -1338,13 +1526,23 @@ static int rb_lat_reader_fn(void *arg)
 
 static int rb_lat_measurer_fn(void *arg)
 {
-	ktime_t expiry;
+	u32 spread = max(2 * reader_us, RB_LAT_MIN_SPREAD_US) * NSEC_PER_USEC;
+	u64 period = spread + (u64)(reader_us + RB_LAT_MARGIN_US) * NSEC_PER_USEC;
+	ktime_t t0, slot, expiry;
+	u64 k = 0;
 	int i;
 
 	sched_set_fifo(current);
+	t0 = ktime_get();
+	rb_lat_skipped = 0;
 	for (i = 0; i < samples; i++) {
-		expiry = ktime_add_us(ktime_get(), RB_LAT_MIN_GAP_US +
-				      get_random_u32() % RB_LAT_GAP_SPREAD_US);
+		/* The next slot that has not begun yet. */
+		slot = ktime_add_ns(t0, ++k * period);
+		while (ktime_before(slot, ktime_get())) {
+			rb_lat_skipped++;
+			slot = ktime_add_ns(t0, ++k * period);
+		}
+		expiry = ktime_add_ns(slot, get_random_u32_below(spread));
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		schedule_hrtimeout(&expiry, HRTIMER_MODE_ABS);
 		rb_lat_wake[i] = ktime_to_ns(ktime_sub(ktime_get(), expiry));
@@ -1368,26 +1566,27 @@ static int rb_lat_gp_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Quartiles and p99, nearest rank, and the worst.  No p99.9: at the
+ * 100 samples of the profiles it is the maximum.
+ */
 static void rb_lat_report(void)
 {
-	static const struct { const char *metric; int permille; } summary[] = {
-		{ "wakeup_p99_ns", 990 }, { "wakeup_p999_ns", 999 },
-		{ "wakeup_max_ns", 1000 },
+	static const struct { const char *metric; int pct; } summary[] = {
+		{ "wakeup_p25_ns", 25 }, { "wakeup_p75_ns", 75 },
+		{ "wakeup_p99_ns", 99 }, { "wakeup_max_ns", 100 },
 	};
 	char params[96];
-	s64 v;
 	int i;
 
 	snprintf(params, sizeof(params), "reader_us=%d;readers=%d;samples=%d",
 		 reader_us, readers, samples);
 	rb_add_row(params, "samples", "count", samples, false);
 	rb_add_row(params, "wakeup_median_ns", "ns", rb_median(rb_lat_wake, samples), false);
-	for (i = 0; i < ARRAY_SIZE(summary); i++) {
-		/* Nearest rank in thousandths; v is sorted by rb_median(). */
-		v = rb_lat_wake[clamp(DIV_ROUND_UP(samples * summary[i].permille, 1000),
-				      1, samples) - 1];
-		rb_add_row(params, summary[i].metric, "ns", v, false);
-	}
+	for (i = 0; i < ARRAY_SIZE(summary); i++)
+		rb_add_row(params, summary[i].metric, "ns",
+			   rb_percentile(rb_lat_wake, samples, summary[i].pct), false);
+	rb_add_row(params, "skipped_slots", "count", rb_lat_skipped, false);
 	rb_add_row(params, "gp_samples", "count", rb_lat_ngp, false);
 	if (rb_lat_ngp) {
 		rb_add_row(params, "gp_median_ns", "ns", rb_median(rb_lat_gp, rb_lat_ngp), false);
@@ -1463,6 +1662,7 @@ static int rb_check_params(void)
 		{ "writers", &writers, 1, ncpus },
 		{ "duration_ms", &duration_ms, 1, 600000 },
 		{ "max_backlog", &max_backlog, writers, 10000000 },
+		{ "rate", &rate, 1, 10000000 },
 		{ "calls", &calls, 1, 10000000 },
 		{ "samples", &samples, 1, 100000 },
 		{ "hold_us", &hold_us, 0, 1000 },
@@ -1483,6 +1683,10 @@ static int rb_check_params(void)
 	}
 	if (strcmp(load, "idle") && strcmp(load, "readers")) {
 		pr_err("invalid parameter load=%s: must be idle or readers\n", load);
+		return -EINVAL;
+	}
+	if (strcmp(spacing, "lone") && strcmp(spacing, "back_to_back")) {
+		pr_err("invalid parameter spacing=%s: must be lone or back_to_back\n", spacing);
 		return -EINVAL;
 	}
 	return 0;

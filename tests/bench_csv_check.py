@@ -2,7 +2,8 @@
 """Check a bench sweep's csv/results.csv: well formed, in the contract's
 vocabulary, and sane (no negative times, GP latency > 0, ordered
 percentiles, latency_ticks = latency_ns in ticks, invoked <= queued, a
-backlog within max_backlog, debugfs counters monotone).  Prints one
+backlog within max_backlog, memory held = outstanding x object size,
+debugfs counters monotone).  Prints one
 line per problem and exits 1 if there is any; used by tests/t-bench-*.
 """
 
@@ -57,7 +58,7 @@ def check_form(path: Path, problems: list[str]) -> list[dict[str, str]]:
 # (metric, source) of the paired differences, which may be negative.
 DIFFERENCES = {("ns_per_pair", "rcubench"), ("ns_per_pair", "liburcu"),
                ("ns_per_pair", "native-replay"), ("ns_per_pair_low", "native-replay"),
-               ("ns_per_pair_high", "native-replay")}
+               ("ns_per_pair_high", "native-replay"), ("cycles_per_pair", "native-replay")}
 
 
 def check_row(row: dict[str, str], schema: str, problems: list[str]) -> None:
@@ -141,6 +142,31 @@ def check_callrcu(values: dict[tuple, float], where: str, problems: list[str]) -
                     problems.append(f"{where} {t} {p}: {metric} {v} outside {low}..max_backlog")
 
 
+def check_callrcu_memory(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    """callrcu_memory: mean <= max <= max_backlog, bytes = outstanding x object_bytes."""
+    for t, p, m in values:
+        if t != "callrcu_memory" or m != "outstanding_max":
+            continue
+        limit = int(params_of({"params": p})["max_backlog"])
+        peak, mean = values[(t, p, m)], values.get((t, p, "outstanding_mean"), -1)
+        size = values.get((t, p, "object_bytes"), 0)
+        if not 0 <= mean <= peak + 1 or peak > limit:
+            problems.append(f"{where} {t} {p}: outstanding mean {mean}, max {peak}, limit {limit}")
+        if size <= 0 or values.get((t, p, "bytes_max")) != peak * size:
+            problems.append(f"{where} {t} {p}: bytes_max is not outstanding_max x object_bytes")
+
+
+def check_latency(values: dict[tuple, float], where: str, problems: list[str]) -> None:
+    """latency: p25 <= median <= p75 <= p99 <= max."""
+    for t, p, m in values:
+        if t == "latency" and m == "wakeup_p25_ns":
+            order = [values.get((t, p, q), -1) for q in ("wakeup_p25_ns", "wakeup_median_ns",
+                                                          "wakeup_p75_ns", "wakeup_p99_ns",
+                                                          "wakeup_max_ns")]
+            if order != sorted(order):
+                problems.append(f"{where} latency {p}: percentiles out of order {order}")
+
+
 def check_duplicates(rows: list[dict[str, str]], problems: list[str]) -> None:
     keys = Counter((r["kernel"], r["vcpus"], r["test"], r["repeat"], r["params"], r["metric"])
                    for r in rows)
@@ -216,6 +242,8 @@ def main() -> int:
     for (k, v, rep), values in by_cell(rows).items():
         check_gp(values, f"{k}/{v}/r{rep}", problems)
         check_callrcu(values, f"{k}/{v}/r{rep}", problems)
+        check_callrcu_memory(values, f"{k}/{v}/r{rep}", problems)
+        check_latency(values, f"{k}/{v}/r{rep}", problems)
     stats = check_stats_monotone(args.sweep / "raw", problems)
     nboots = check_boots(args.sweep, rows, problems)
     try:

@@ -35,7 +35,7 @@ cell_value() {
 /usr/bin/python3 "$RB_TOP/tests/bench_csv_check.py" "$tmp/sweep" || fail "results.csv check failed"
 for k in $built; do
 	for us in 10 100 1000 $LONG_US; do
-		for m in samples wakeup_median_ns wakeup_p99_ns wakeup_p999_ns wakeup_max_ns gp_median_ns; do
+		for m in samples wakeup_p25_ns wakeup_median_ns wakeup_p75_ns wakeup_p99_ns wakeup_max_ns gp_median_ns; do
 			[ -n "$(cell_value "$k" $us $m)" ] || fail "$k: no latency $m row for reader_us=$us"
 		done
 	done

@@ -15,7 +15,7 @@ make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_pat
 # "name=value" cases; the guest has 2 CPUs.
 bad="readers=0 readers=3 readers=-1 nest=0 nest=3 loops=0 loops=-5 loops=abc runs=0
 test=bogus test=callrcu writers=0 writers=3 duration_ms=0 calls=0 max_backlog=0 samples=0 samples=-2
-load=busy hold_us=-1
+load=busy hold_us=-1 spacing=bogus rate=0
 reader_us=0 reader_us=10001"
 cat >"$tmp/job.sh" <<JOB
 good() {

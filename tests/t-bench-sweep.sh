@@ -19,7 +19,7 @@ grep -q "test=gp elapsed .* remaining" "$tmp/bench.out" || fail "no per-test pro
 /usr/bin/python3 "$RB_TOP/tests/bench_csv_check.py" "$sweep" || fail "results.csv check failed"
 grep -q '"complete": true' "$sweep/metadata.json" || fail "metadata.json does not say complete"
 for v in 1 2; do
-	for t in read read_mb callrcu_cost callrcu_capacity gp refscale rcuscale; do
+	for t in read read_mb callrcu_cost callrcu_capacity callrcu_memory gp refscale rcuscale; do
 		[ -s "$sweep/perf/$kernel-$v-r1/perf-$t.txt" ] || fail "no perf output for $t at $v vCPUs"
 	done
 	grep -q "^$kernel,$v,1," "$sweep/csv/agreement.csv" || fail "no agreement row for $v vCPUs"

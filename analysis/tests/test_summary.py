@@ -60,7 +60,7 @@ class Summary(unittest.TestCase):
         read = bullet(text, "Read side (wall clock under TCG)")
         self.assertIn("At 1 vCPU,", read)
         self.assertIn("16.0 ns on preempt against 7.00 ns on classic (3 and 3 boots): 2.29×", read)
-        gp = bullet(text, "Grace-period latency")
+        gp = bullet(text, "Lone grace-period latency")
         self.assertIn("6.20 ms on preempt against 3.20 ms on classic (3 and 3 boots): 1.94×", gp)
         self.assertIn("longer on preempt", gp)
         barrier = bullet(text, "Amortised barriers, read side (wall clock)",

@@ -22,11 +22,11 @@ plot "callrcu.dat" index 0 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 7 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree per boot" : ""), \
      "callrcu.dat" index 8 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree-preempt per boot" : ""), \
      "callrcu.dat" index 9 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "classic-preempt per boot" : "")
-set title "call_rcu() capacity, writers = vCPUs"
+set title "call_rcu() capacity (CPU-bound boots), writers = vCPUs"
 set xlabel "vCPUs"
 set ylabel "callbacks invoked per s"
 unset logscale y
-set xtics (1, 2, 4, 8)
+set xtics (2, 8)
 set autoscale x
 plot "callrcu.dat" index 10 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 11 using @err_using with @style_err title "preempt", \

@@ -17,7 +17,7 @@
 # Console lines "rcu-bench-job: start <test>" let the host show progress.
 missing=
 for v in BENCH_TESTS BENCH_NESTS BENCH_RUNS BENCH_TARGET_MS BENCH_CALLRCU_MS BENCH_CALLRCU_CALLS \
-	BENCH_MAX_BACKLOG BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
+	BENCH_MAX_BACKLOG BENCH_MEMORY_RATE BENCH_MEMORY_MS BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
 	BENCH_COUNT_GPS BENCH_LATENCY_US BENCH_LATENCY_SAMPLES; do
 	eval "[ -n \"\${$v:-}\" ]" || missing="$missing $v"
 done
@@ -125,6 +125,13 @@ test_callrcu_capacity() {
 		max_backlog="$BENCH_MAX_BACKLOG"
 }
 
+# One writer at a fixed rate, whatever the vCPUs; its backlog limit is one
+# second of calls, far above rate x any grace period.
+test_callrcu_memory() {
+	rcubench test=callrcu_memory writers=1 rate="$BENCH_MEMORY_RATE" duration_ms="$BENCH_MEMORY_MS" \
+		max_backlog="$BENCH_MEMORY_RATE"
+}
+
 # stats_snapshot FILE: every "name value" line of the RCU debugfs stats.
 stats_snapshot() {
 	: >"$1"
@@ -160,12 +167,19 @@ gp_stages_rows() {
 		}' "$2" "$3"
 }
 
+# Each load: lone grace periods, then back-to-back ones; the stage means
+# cover both.  The preemptible kernel's configured stages per grace period
+# (rcupreempt.gp_stages) go with them, for the analysis' prediction.
 test_gp() {
+	gp_stages=/sys/module/rcupreempt/parameters/gp_stages
 	for load in idle readers; do
 		stats_snapshot "/results/stats-before-$load.txt"
 		t0=$(uptime_s)
-		rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" hold_us="$BENCH_GP_HOLD_US" ||
-			return 1
+		for spacing in lone back_to_back; do
+			rcubench test=gp samples="$BENCH_GP_SAMPLES" load="$load" hold_us="$BENCH_GP_HOLD_US" \
+				spacing="$spacing" || return 1
+		done
+		[ ! -f $gp_stages ] || echo "gp_stages,load=$load,stages,$(cat $gp_stages),count,sysfs" >>"$ROWS"
 		t1=$(uptime_s)
 		stats_snapshot "/results/stats-after-$load.txt"
 		gp_stages_rows "$load" "/results/stats-before-$load.txt" \
