@@ -25,11 +25,12 @@ echo "$listed" | grep -qx 'host t-tiers.sh' || fail "t-tiers.sh is not in the ho
 # A scratch tests directory: each test prints its name.
 dir=$tmp/tests
 mkdir -p "$dir"
-mk() { # mk NAME TIER|'' [EXIT]
+mk() { # mk NAME TIER|'' [EXIT [BODY [TIMEOUT]]]
 	{
 		echo '#!/bin/bash'
 		[ -z "$2" ] || echo "# tier: $2"
-		echo "echo ran $1; exit ${3:-0}"
+		[ -z "${5:-}" ] || echo "# timeout: $5"
+		echo "echo ran $1; ${4:-}exit ${3:-0}"
 	} >"$dir/$1"
 	chmod +x "$dir/$1"
 }
@@ -70,3 +71,14 @@ if out=$("$run"); then fail "a run with an untiered test passed: $out"; fi
 echo "$out" | grep -q '^FAIL t-e-untiered' || fail "the untiered test is not reported: $out"
 [ "$(echo "$out" | tail -1)" = "3 passed, 1 failed, 1 skipped" ] || fail "wrong final line: $(echo "$out" | tail -1)"
 echo "ok: an untiered test fails the run"
+
+# A test's own "# timeout:" line is its limit; the others get TEST_TIMEOUT.
+rm "$dir/t-e-untiered"
+mk t-f-slow host 0 'sleep 3; ' 1
+mk t-g-patient host 0 'sleep 2; ' 5
+out=$(TEST_TIMEOUT=600 "$run" --tier host f-slow g-patient) && fail "a test past its own timeout passed: $out"
+echo "$out" | grep -q '^FAIL t-f-slow' || fail "t-f-slow (timeout 1 s, sleeps 3 s) did not fail: $out"
+echo "$out" | grep -q '^PASS t-g-patient' || fail "t-g-patient (timeout 5 s, sleeps 2 s) did not pass: $out"
+grep -q 'timed out after 1s' "$TEST_LOGS/t-f-slow.log" || fail "the log of t-f-slow does not say it timed out after 1s"
+out=$(TEST_TIMEOUT=1 "$run" --tier host g-patient) || fail "TEST_TIMEOUT overrode a test's own timeout line: $out"
+echo "ok: a test's '# timeout:' line sets its limit, TEST_TIMEOUT the others'"
