@@ -47,6 +47,20 @@ kernel_built() {
 	[ -f "$(kernel_bzimage "$1")" ]
 }
 
+# require_built KERNEL...: skip (exit 77) when none of them is built (a
+# test run by name before 'make kernels'); fail when only some are, so that
+# a pass never checks fewer kernels than the test names (in 'make test',
+# t-00-kernels builds every kernel of KERNELS first).
+require_built() {
+	local k missing=() n=0
+	for k; do
+		if kernel_built "$k"; then n=$((n + 1)); else missing+=("$k"); fi
+	done
+	[ $n -gt 0 ] || { echo "no kernel of '$*' is built (make kernels)"; exit 77; }
+	[ ${#missing[@]} -eq 0 ] ||
+		fail "not built: ${missing[*]} (of $*): run 'make kernels'"
+}
+
 # skip_unless_built KERNEL: skip the test (exit 77) when KERNEL is not built.
 skip_unless_built() {
 	kernel_built "$1" || { echo "kernel $1 not built"; exit 77; }

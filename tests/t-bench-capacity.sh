@@ -13,11 +13,8 @@ set -euo pipefail
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-built=
-for k in $(conf_get KERNELS); do
-	if kernel_built "$k"; then built="$built $k"; else echo "kernel $k not built: left out"; fi
-done
-[ -n "$built" ] || { echo "no kernel is built"; exit 77; }
+require_built $(conf_get KERNELS)
+built=$(conf_get KERNELS)
 
 # value DIR KERNEL TEST METRIC: the one ok row's value in DIR's results.csv.
 value() {

@@ -17,11 +17,8 @@ LONG_US=10000
 NONPREEMPTIBLE_MIN_NS=5000000
 PREEMPTIBLE_MAX_NS=1000000
 
-built=
-for k in $(conf_get KERNELS); do
-	if kernel_built "$k"; then built="$built $k"; else echo "kernel $k not built: left out"; fi
-done
-[ -n "$built" ] || { echo "no kernel is built"; exit 77; }
+require_built $(conf_get KERNELS)
+built=$(conf_get KERNELS)
 
 # cell_value KERNEL READER_US METRIC: the value in the sweep's results.csv.
 cell_value() {

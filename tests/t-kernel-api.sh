@@ -8,8 +8,8 @@
 # readers on another CPU, SRCU) is built against each built kernel and
 # loaded in a 2-vCPU guest (preempt also booted with gp_stages=4); every
 # check must print "ok" and the module's last line must be "done $checks
-# ok 0 failed".  Kernels that are not built are skipped; the test skips
-# (77) only when none is.
+# ok 0 failed".  The test skips (77) when no kernel is built and fails
+# when only some are (tests/lib.sh require_built).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -82,17 +82,13 @@ check_kernel_api() {
 # Every kernel as built; preempt also at four grace-period stages, where
 # gp_stages + 1 polled cookies can be pending (NUM_ACTIVE_RCU_POLL_OLDSTATE).
 runs=$(for k in $(conf_get KERNELS); do echo "$k"; done; echo "preempt rcupreempt.gp_stages=4")
+require_built $(conf_get KERNELS)
 built=0 failed=0 summary=()
 while read -r k args; do
-	if ! kernel_built "$k"; then
-		summary+=("skip: $k: kernel not built")
-		continue
-	fi
 	built=$((built + 1))
 	check_kernel_api "$k" "$args" >"$tmp/run$built.log" || failed=$((failed + 1))
 	cat "$tmp/run$built.log"
 	summary+=("$(tail -1 "$tmp/run$built.log")")
 done <<<"$runs"
-[ $built -gt 0 ] || { echo "no kernel of '$(conf_get KERNELS)' is built"; exit 77; }
 printf '%s\n' "${summary[@]}"
 [ $failed -eq 0 ] || fail "$failed of $built kernels failed the RCU API checks"

@@ -14,12 +14,9 @@ test_tmp
 
 secs=${RB_BUSTED_SECS:-$(conf_get TORTURE_NEGATIVE_DURATION)}
 [ "$(conf_get TORTURE_NEGATIVE)" = busted ] || fail "suite.conf TORTURE_NEGATIVE is not busted"
+require_built $(conf_get KERNELS)
 ran=0 done_kernels=
 for k in $(conf_get KERNELS); do
-	if ! kernel_built "$k"; then
-		echo "kernel $k not built"
-		continue
-	fi
 	out=$tmp/m/$k/busted
 	if "$RB_TOP/workloads/torture.sh" --kernel "$k" --type busted --vcpus 2 --duration "$secs" \
 		--out "$out" --quiet >/dev/null; then

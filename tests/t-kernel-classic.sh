@@ -39,16 +39,12 @@ stat() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 # Classic RCU on both preemption models: classic (PREEMPT_NONE) and
 # classic-preempt (PREEMPT, patch 0003).
-ran=0 found=0
-for k in $(conf_get KERNELS); do
-	[ "$(kernel_fact "$k" FAMILY)" = classic ] || continue
-	found=$((found + 1))
-	if ! kernel_built "$k"; then
-		echo "kernel $k not built"
-		continue
-	fi
+classics=$(for k in $(conf_get KERNELS); do
+	[ "$(kernel_fact "$k" FAMILY)" != classic ] || echo "$k"
+done)
+[ -n "$classics" ] || fail "no Classic RCU kernel (FAMILY = classic in configs/<kernel>/facts) in KERNELS"
+# shellcheck disable=SC2086 # one word per kernel
+require_built $classics
+for k in $classics; do
 	torture_classic "$k"
-	ran=$((ran + 1))
 done
-[ $found -gt 0 ] || fail "no Classic RCU kernel (FAMILY = classic in configs/<kernel>/facts) in KERNELS"
-[ $ran -gt 0 ] || exit 77

@@ -28,13 +28,11 @@ allow='rcu_torture_stall|detected stalls on CPUs|self-detected stall on CPU'
 # secs LINE: the printk time stamp of a console line, in seconds.
 secs() { sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' <<<"$1"; }
 
+seeds=$(for k in $(conf_get KERNELS); do [ "$(kernel_fact "$k" SEED)" != yes ] || echo "$k"; done)
+# shellcheck disable=SC2086 # one word per kernel
+require_built $seeds
 ran=0
-for k in $(conf_get KERNELS); do
-	[ "$(kernel_fact "$k" SEED)" = yes ] || continue
-	if ! kernel_built "$k"; then
-		echo "kernel $k not built"
-		continue
-	fi
+for k in $seeds; do
 	out=$tmp/$k
 	"$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration $((stall + 6)) \
 		--args "stall_cpu=$stall stall_cpu_holdoff=2 stall_no_softlockup=1 fwd_progress=0 n_barrier_cbs=4" \
