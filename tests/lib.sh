@@ -28,7 +28,7 @@ test_tmp() {
 	trap 'rm -rf "$tmp"' EXIT
 	if [ $# -gt 0 ]; then
 		kernel=$1
-		skip_unless_built "$kernel"
+		require_built "$kernel"
 	fi
 }
 
@@ -61,10 +61,6 @@ require_built() {
 		fail "not built: ${missing[*]} (of $*): run 'make kernels'"
 }
 
-# skip_unless_built KERNEL: skip the test (exit 77) when KERNEL is not built.
-skip_unless_built() {
-	kernel_built "$1" || { echo "kernel $1 not built"; exit 77; }
-}
 
 # stat_of FILE NAME: the value of NAME in a "name value" statistics file
 # (rcupreempt_stats); fails the test if it is missing.

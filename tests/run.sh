@@ -56,18 +56,24 @@ selected() {
 	return 1
 }
 
+# header TEST NAME PATTERN: the value of TEST's first "# NAME: VALUE" line
+# among its first 30 lines, when VALUE matches the sed PATTERN (else empty).
+header() {
+	head -30 "$1" | sed -n "s/^# $2: \\($3\\)[[:space:]]*\$/\\1/p" | head -1
+}
+
 # tier_of TEST: the tier its "# tier: T" line names (empty when it has no
-# such line among its first 30 lines, or names no known tier).
+# such line, or names no known tier).
 tier_of() {
 	local t
-	t=$(head -30 "$1" | sed -n 's/^# tier: \([a-z]*\)[[:space:]]*$/\1/p' | head -1)
+	t=$(header "$1" tier '[a-z]*')
 	case " $ALL_TIERS " in *" $t "*) [ -n "$t" ] && echo "$t" ;; esac
 }
 
 # timeout_of TEST: its "# timeout: SECONDS" line, else TEST_TIMEOUT.
 timeout_of() {
 	local s
-	s=$(head -30 "$1" | sed -n 's/^# timeout: \([0-9][0-9]*\)[[:space:]]*$/\1/p' | head -1)
+	s=$(header "$1" timeout '[0-9][0-9]*')
 	echo "${s:-$TEST_TIMEOUT}"
 }
 

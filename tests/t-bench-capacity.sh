@@ -1,6 +1,6 @@
 #!/bin/bash
 # tier: guest
-# call_rcu() capacity is CPU-bound (issue 21): at 1 vCPU, on every built
+# call_rcu() capacity is CPU-bound (issue 21): at 1 vCPU, on every
 # kernel of suite.conf KERNELS, the callrcu_capacity rows of the quick
 # profile say that no writer ever found its backlog full (limit_reached 0)
 # and that the peak backlog stayed below max_backlog (limit_ratio < 1); the
@@ -13,8 +13,9 @@ set -euo pipefail
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-require_built $(conf_get KERNELS)
-built=$(conf_get KERNELS)
+kernels=$(conf_get KERNELS)
+# shellcheck disable=SC2086 # one word per kernel
+require_built $kernels
 
 # value DIR KERNEL TEST METRIC: the one ok row's value in DIR's results.csv.
 value() {
@@ -25,11 +26,11 @@ value() {
 	echo "$v"
 }
 
-"$RB_TOP/workloads/bench.sh" --kernels "${built# }" --vcpus 1 --repeats 1 \
+"$RB_TOP/workloads/bench.sh" --kernels "$kernels" --vcpus 1 --repeats 1 \
 	--tests "callrcu_capacity callrcu_memory" --out "$tmp/sweep" --no-analysis >"$tmp/out" 2>&1 ||
 	{ cat "$tmp/out"; fail "the capacity sweep failed"; }
 /usr/bin/python3 "$RB_TOP/tests/bench_csv_check.py" "$tmp/sweep" || fail "results.csv check failed"
-for k in $built; do
+for k in $kernels; do
 	reached=$(value "$tmp/sweep" "$k" callrcu_capacity limit_reached)
 	ratio=$(value "$tmp/sweep" "$k" callrcu_capacity limit_ratio)
 	peak=$(value "$tmp/sweep" "$k" callrcu_capacity peak_outstanding)
@@ -45,8 +46,7 @@ for k in $built; do
 		"memory held: $mean callbacks, $bytes bytes on average"
 done
 
-k=${built# }
-k=${k%% *}
+k=${kernels%% *}
 BENCH_MAX_BACKLOG=1000 "$RB_TOP/workloads/bench.sh" --kernels "$k" --vcpus 1 --repeats 1 \
 	--tests callrcu_capacity --out "$tmp/small" --no-analysis >"$tmp/small.out" 2>&1 ||
 	{ cat "$tmp/small.out"; fail "the max_backlog=1000 sweep failed"; }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tier: guest
-# The latency test (rcubench test=latency) on every built kernel at 1 vCPU:
+# The latency test (rcubench test=latency) on every kernel at 1 vCPU:
 # each reader length of the quick profile gives its rows; behind 10 ms
 # readers a SCHED_FIFO task waits at least 5 ms on classic-preempt (readers
 # are preempt_disable() regions) and less than 1 ms on preempt (readers
@@ -17,8 +17,9 @@ LONG_US=10000
 NONPREEMPTIBLE_MIN_NS=5000000
 PREEMPTIBLE_MAX_NS=1000000
 
-require_built $(conf_get KERNELS)
-built=$(conf_get KERNELS)
+kernels=$(conf_get KERNELS)
+# shellcheck disable=SC2086 # one word per kernel
+require_built $kernels
 
 # cell_value KERNEL READER_US METRIC: the value in the sweep's results.csv.
 cell_value() {
@@ -27,10 +28,10 @@ cell_value() {
 		"$tmp/sweep/csv/results.csv"
 }
 
-"$RB_TOP/workloads/bench.sh" --kernels "${built# }" --vcpus 1 --repeats 1 --tests latency \
+"$RB_TOP/workloads/bench.sh" --kernels "$kernels" --vcpus 1 --repeats 1 --tests latency \
 	--out "$tmp/sweep" --no-analysis >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the latency sweep failed"; }
 /usr/bin/python3 "$RB_TOP/tests/bench_csv_check.py" "$tmp/sweep" || fail "results.csv check failed"
-for k in $built; do
+for k in $kernels; do
 	for us in 10 100 1000 $LONG_US; do
 		for m in samples wakeup_p25_ns wakeup_median_ns wakeup_p75_ns wakeup_p99_ns wakeup_max_ns gp_median_ns; do
 			[ -n "$(cell_value "$k" $us $m)" ] || fail "$k: no latency $m row for reader_us=$us"
@@ -40,14 +41,14 @@ for k in $built; do
 		"max $(cell_value "$k" $LONG_US wakeup_max_ns) ns, GP median $(cell_value "$k" $LONG_US gp_median_ns) ns"
 done
 
-case " $built " in
+case " $kernels " in
 *" classic-preempt "*)
 	v=$(cell_value classic-preempt $LONG_US wakeup_max_ns)
 	[ "$v" -ge $NONPREEMPTIBLE_MIN_NS ] ||
 		fail "classic-preempt: worst wakeup behind ${LONG_US} us readers is $v ns, expected >= $NONPREEMPTIBLE_MIN_NS"
 	;;
 esac
-case " $built " in
+case " $kernels " in
 *" preempt "*)
 	# Under TCG the host's scheduling of QEMU's threads adds its own tail
 	# to every wakeup.  The 10 us readers of the same boot are the control:
@@ -72,8 +73,7 @@ case " $built " in
 esac
 
 # Bad input, on one kernel: a reader length rcubench.ko refuses.
-k=${built# }
-k=${k%% *}
+k=${kernels%% *}
 if BENCH_LATENCY_US=10,20000 "$RB_TOP/workloads/bench.sh" --kernels "$k" --vcpus 1 --repeats 1 \
 	--tests "latency gp" --out "$tmp/bad" --no-analysis >"$tmp/bad.out" 2>&1; then
 	fail "a sweep with reader_us=20000 exited 0"

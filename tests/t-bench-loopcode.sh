@@ -41,7 +41,7 @@ same() {
 # Tree (non-preemptible: rcu_read_lock() is barrier()): the empty loop and
 # the read loop are refscale's loop.  Tree-preempt: the read loop is.
 for k in tree tree-preempt; do
-	skip_unless_built "$k"
+	require_built "$k"
 	build "$k" >/dev/null
 done
 same tree rb_empty_loop

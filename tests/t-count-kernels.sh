@@ -141,8 +141,8 @@ check_count_gp() {
 	[ -n "${p:-}" ] || fail "$k: no count_gp rows"
 }
 
+# shellcheck disable=SC2046 # one word per kernel
 require_built $(conf_get KERNELS)
-checked=0
 for k in $(conf_get KERNELS); do
 	extra=
 	[ "$(kernel_fact "$k" COUNT_REFSCALE)" != yes ] || extra=count_refscale
@@ -162,5 +162,4 @@ for k in $(conf_get KERNELS); do
 	*) fail "$k: READ_SIDE '$(kernel_fact "$k" READ_SIDE)' in configs/$k/facts is none of none, irqflags, counter" ;;
 	esac
 	[ -z "$extra" ] || check_refscale "$tmp/$k-1/rows.csv"
-	checked=$((checked + 1))
 done

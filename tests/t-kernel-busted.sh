@@ -14,8 +14,9 @@ test_tmp
 
 secs=${RB_BUSTED_SECS:-$(conf_get TORTURE_NEGATIVE_DURATION)}
 [ "$(conf_get TORTURE_NEGATIVE)" = busted ] || fail "suite.conf TORTURE_NEGATIVE is not busted"
+# shellcheck disable=SC2046 # one word per kernel
 require_built $(conf_get KERNELS)
-ran=0 done_kernels=
+done_kernels=
 for k in $(conf_get KERNELS); do
 	out=$tmp/m/$k/busted
 	if "$RB_TOP/workloads/torture.sh" --kernel "$k" --type busted --vcpus 2 --duration "$secs" \
@@ -33,9 +34,8 @@ for k in $(conf_get KERNELS); do
 	# beyond its first two stages ("Reader Pipe" and the !!! lines).
 	grep -q '!!!' "$out/results/torture.log" || fail "$k: rcutorture flagged no reader error (!!!)"
 	echo "ok: $k: $line"
-	ran=$((ran + 1)) done_kernels="$done_kernels $k"
+	done_kernels="$done_kernels $k"
 done
-[ $ran -gt 0 ] || exit 77
 
 # make torture's table and matrix on these runs: the control failed, as it
 # must, so the matrix passes; a control that succeeded would fail it.

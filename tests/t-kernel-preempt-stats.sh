@@ -10,7 +10,7 @@ set -euo pipefail
 test_tmp
 
 kernel=preempt
-skip_unless_built "$kernel"
+require_built "$kernel"
 
 for stages in 2 4; do
 	out=$tmp/gp$stages

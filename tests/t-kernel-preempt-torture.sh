@@ -12,7 +12,7 @@ test_tmp
 
 kernel=preempt
 duration=${RB_PREEMPT_TORTURE_SECS:-60}
-skip_unless_built "$kernel"
+require_built "$kernel"
 
 out=$tmp/torture
 "$RB_TOP/workloads/torture.sh" --kernel "$kernel" --vcpus 2 --duration "$duration" \
