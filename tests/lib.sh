@@ -42,6 +42,16 @@ build_testmod() {
 	echo "$2/$mod.ko"
 }
 
+# test_kernels: the kernels the guest tests build and check, in order:
+# $TEST_KERNELS, else suite.conf TEST_KERNELS (the seed kernels; the long
+# tier runs the guest tests again with all of KERNELS).
+test_kernels() {
+	local k ks=${TEST_KERNELS:-$(conf_get TEST_KERNELS)}
+	[ -n "$ks" ] || fail "no test kernels: suite.conf TEST_KERNELS is empty"
+	for k in $ks; do check_kernel "$k"; done
+	echo $ks
+}
+
 # kernel_built KERNEL: true when KERNEL's bzImage is there.
 kernel_built() {
 	[ -f "$(kernel_bzimage "$1")" ]
@@ -50,7 +60,7 @@ kernel_built() {
 # require_built KERNEL...: skip (exit 77) when none of them is built (a
 # test run by name before 'make kernels'); fail when only some are, so that
 # a pass never checks fewer kernels than the test names (in 'make test',
-# t-00-kernels builds every kernel of KERNELS first).
+# t-00-kernels builds every kernel of test_kernels first).
 require_built() {
 	local k missing=() n=0
 	for k; do

@@ -1,7 +1,7 @@
 #!/bin/bash
-# tier: guest
+# tier: long
 # The lockdep kernel: preempt-debug (preempt + configs/debug.config) builds
-# (the one debug variant make test builds, see README), its .config has the
+# (the long tier's debug variant, see README), its .config has the
 # checkers, a second build rebuilds nothing, and it survives a short
 # rcutorture with CPU hotplug and the preemption torture with no lockdep,
 # might_sleep or debug-objects splat (torture.sh fails a run on any console

@@ -8,25 +8,25 @@ set -euo pipefail
 test_tmp
 cd "$RB_TOP"
 job=workloads/guest/jobs/banner.sh
-bz=$(kernel_bzimage tree)
+bz=$(kernel_bzimage classic)
 bz_before=$(stat -c %Y "$bz")
 
 expect_fail "boot: unknown kernel" workloads/boot.sh --kernel nosuch --vcpus 2 --job $job --out "$tmp/o"
-expect_fail "boot: VCPUS=0" workloads/boot.sh --kernel tree --vcpus 0 --job $job --out "$tmp/o"
-expect_fail "boot: VCPUS=abc" workloads/boot.sh --kernel tree --vcpus abc --job $job --out "$tmp/o"
-expect_fail "boot: VCPUS beyond VCPUS_MAX" workloads/boot.sh --kernel tree --vcpus 999 --job $job --out "$tmp/o"
-expect_fail "boot: missing job" workloads/boot.sh --kernel tree --vcpus 2 --job /nonexistent --out "$tmp/o"
+expect_fail "boot: VCPUS=0" workloads/boot.sh --kernel classic --vcpus 0 --job $job --out "$tmp/o"
+expect_fail "boot: VCPUS=abc" workloads/boot.sh --kernel classic --vcpus abc --job $job --out "$tmp/o"
+expect_fail "boot: VCPUS beyond VCPUS_MAX" workloads/boot.sh --kernel classic --vcpus 999 --job $job --out "$tmp/o"
+expect_fail "boot: missing job" workloads/boot.sh --kernel classic --vcpus 2 --job /nonexistent --out "$tmp/o"
 expect_fail "make boot: unknown kernel" make -s boot KERNEL=nosuch VCPUS=2
-expect_fail "make boot: VCPUS=0" make -s boot KERNEL=tree VCPUS=0
-expect_fail "make boot: VCPUS=x" make -s boot KERNEL=tree VCPUS=x
+expect_fail "make boot: VCPUS=0" make -s boot KERNEL=classic VCPUS=0
+expect_fail "make boot: VCPUS=x" make -s boot KERNEL=classic VCPUS=x
 expect_fail "build: unknown kernel" workloads/build-kernels.sh nosuch
 
 # Missing linux-source: a cache holding a build must keep it.
-mkdir -p "$tmp/cache/obj/tree"
-echo keep >"$tmp/cache/obj/tree/sentinel"
+mkdir -p "$tmp/cache/obj/classic"
+echo keep >"$tmp/cache/obj/classic/sentinel"
 RCU_BENCH_CACHE=$tmp/cache RB_LINUX_SOURCE=/nonexistent/linux-source-6.1.tar.xz \
-	expect_fail "build: missing linux-source" workloads/build-kernels.sh tree
-[ "$(cat "$tmp/cache/obj/tree/sentinel")" = keep ] || fail "missing source deleted a build"
+	expect_fail "build: missing linux-source" workloads/build-kernels.sh classic
+[ "$(cat "$tmp/cache/obj/classic/sentinel")" = keep ] || fail "missing source deleted a build"
 
 # Missing tool: a PATH with everything but QEMU.
 mkdir -p "$tmp/bin"
@@ -34,7 +34,7 @@ for f in /usr/local/bin/* /usr/bin/* /bin/*; do
 	ln -sf "$f" "$tmp/bin/" 2>/dev/null || true
 done
 rm -f "$tmp/bin/qemu-system-x86_64"
-PATH=$tmp/bin expect_fail "boot: QEMU missing" workloads/boot.sh --kernel tree --vcpus 2 --job $job --out "$tmp/o" |
+PATH=$tmp/bin expect_fail "boot: QEMU missing" workloads/boot.sh --kernel classic --vcpus 2 --job $job --out "$tmp/o" |
 	tee /dev/stderr | grep -q "make deps" || fail "missing tool error does not point to make deps"
 
 # make bench: an invalid seed; --resume of an empty directory and of a
@@ -55,5 +55,5 @@ expect_fail "bench: resume of a schema-1 sweep" workloads/bench.sh --resume "$tm
 (cd "$tmp/old" && find . -type f -exec sha256sum {} + | sort) | cmp -s - "$tmp/old.sums" ||
 	fail "resume of an older-schema sweep changed its files"
 
-[ "$(stat -c %Y "$bz")" = "$bz_before" ] || fail "bad input touched the built tree kernel"
+[ "$(stat -c %Y "$bz")" = "$bz_before" ] || fail "bad input touched the built classic kernel"
 echo "all bad inputs refused; builds intact"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: guest
 # call_rcu() capacity is CPU-bound (issue 21): at 1 vCPU, on every
-# kernel of suite.conf KERNELS, the callrcu_capacity rows of the quick
+# kernel of test_kernels, the callrcu_capacity rows of the quick
 # profile say that no writer ever found its backlog full (limit_reached 0)
 # and that the peak backlog stayed below max_backlog (limit_ratio < 1); the
 # callrcu_memory rows give a memory held within their own limit.  Negative
@@ -13,7 +13,7 @@ set -euo pipefail
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-kernels=$(conf_get KERNELS)
+kernels=$(test_kernels)
 # shellcheck disable=SC2086 # one word per kernel
 require_built $kernels
 

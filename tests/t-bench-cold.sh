@@ -2,14 +2,14 @@
 # tier: guest
 # `make bench` on a machine where only the kernels are built (as CI's cache
 # has them): it must build rcubench.ko, the guest initramfs and the TCG
-# plugin itself, then finish the quick sweep of the tree
+# plugin itself, then finish the quick sweep of the classic
 # kernel at 1 vCPU with no failed cell.  The fresh cache shares the real
 # cache's obj/, src/ and pristine/ (read only here: make bench builds only
 # a kernel that has no bzImage) and lacks everything else.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 cold=$tmp/cache
 mkdir -p "$cold"
 for d in obj src pristine; do

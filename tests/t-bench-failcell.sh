@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 sweep=$tmp/sweep
 if BENCH_RUNS=1 BENCH_TARGET_MS=5 BENCH_GP_SAMPLES=0 "$RB_TOP/workloads/bench.sh" --kernels $kernel \
 	--vcpus 1 --repeats 1 --tests "gp read" --out "$sweep" --no-analysis >"$tmp/out" 2>&1; then

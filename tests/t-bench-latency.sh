@@ -17,7 +17,7 @@ LONG_US=10000
 NONPREEMPTIBLE_MIN_NS=5000000
 PREEMPTIBLE_MAX_NS=1000000
 
-kernels=$(conf_get KERNELS)
+kernels=$(test_kernels)
 # shellcheck disable=SC2086 # one word per kernel
 require_built $kernels
 

@@ -5,7 +5,7 @@
 # loop-inclusive read cost is comparable with refscale's only if our loops
 # compile to the instructions of refscale's ref_rcu_read_section().
 # Compares the functions' instruction sequences (mnemonics, operand width
-# aside) on the two Tree kernels.
+# aside) on each test kernel with an inline read side.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -38,12 +38,22 @@ same() {
 	echo "ok: $1: $2 has the instructions of refscale's loop: $ours"
 }
 
-# Tree (non-preemptible: rcu_read_lock() is barrier()): the empty loop and
-# the read loop are refscale's loop.  Tree-preempt: the read loop is.
-for k in tree tree-preempt; do
-	require_built "$k"
-	build "$k" >/dev/null
+# Where rcu_read_lock() is barrier() (READ_SIDE = none in the kernel's
+# facts: classic, tree) the empty loop and the read loop are refscale's
+# loop; where it is Tree's out-of-line counter (tree-preempt) the read loop
+# is.  Not compared: preempt (its irqflags read side is out of line in
+# both) and classic-preempt, whose inline preempt_disable() read side gcc
+# -Os inlines into refscale's loop but calls out of line in ours (an open
+# finding: reports/MEASUREMENTS.md, "Loop code on classic-preempt").
+checked=0
+kernels=$(test_kernels)
+require_built $kernels
+for k in $kernels; do
+	case $(kernel_fact "$k" READ_SIDE)/$(kernel_fact "$k" FAMILY) in
+	none/*) build "$k" >/dev/null; same "$k" rb_empty_loop; same "$k" rb_read_loop ;;
+	counter/tree) build "$k" >/dev/null; same "$k" rb_read_loop ;;
+	*) echo "not compared: $k"; continue ;;
+	esac
+	checked=$((checked + 1))
 done
-same tree rb_empty_loop
-same tree rb_read_loop
-same tree-preempt rb_read_loop
+[ $checked -gt 0 ] || fail "no kernel of '$kernels' has a read side to compare"

@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 obj=$(kernel_obj $kernel)
 make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$(bench_module_path $kernel)")" \
 	>"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "rcubench.ko does not build"; }

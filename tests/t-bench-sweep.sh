@@ -1,13 +1,13 @@
 #!/bin/bash
 # tier: guest
-# A tiny `make bench` sweep (tree kernel, 1 and 2 vCPUs, every test, very
+# A tiny `make bench` sweep (classic kernel, 1 and 2 vCPUs, every test, very
 # short runs) produces a well-formed, sane results CSV, boots record,
 # metadata, perf output and the refscale agreement table; its boots ran in
 # the order its seed gives, with the vCPU threads pinned.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 sweep=$tmp/sweep
 seed=12345
 BENCH_PERF=1 BENCH_RUNS=3 BENCH_TARGET_MS=5 BENCH_CALLRCU_MS=200 BENCH_GP_SAMPLES=20 \

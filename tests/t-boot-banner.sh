@@ -9,7 +9,7 @@ set -euo pipefail
 . "$RB_TOP/tests/lib.sh"
 test_tmp
 
-for k in $(conf_get KERNELS); do
+for k in $(test_kernels); do
 	counts=2
 	[ "$(kernel_fact "$k" SEED)" != yes ] || counts=$(conf_get VCPUS_FULL)
 	want=$(kernel_fact "$k" BANNER)

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 ko=$(build_testmod $kernel "$tmp/src")
 answer=$((RANDOM + 1))
 cat >"$tmp/job.sh" <<JOB

@@ -18,7 +18,7 @@ for k in $(scenarios); do
 	cfg=$(kernel_obj "$k")/.config
 	if [ ! -f "$cfg" ]; then
 		# The default kernels must be built; a variant only when named.
-		case " $(conf_get KERNELS) " in *" $k "*) fail "$k: no .config (build failed?)" ;; esac
+		case " $(test_kernels) " in *" $k "*) fail "$k: no .config (build failed?)" ;; esac
 		continue
 	fi
 	"$RB_TOP/workloads/check-config.sh" "$k" "$cfg"

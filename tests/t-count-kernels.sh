@@ -142,8 +142,8 @@ check_count_gp() {
 }
 
 # shellcheck disable=SC2046 # one word per kernel
-require_built $(conf_get KERNELS)
-for k in $(conf_get KERNELS); do
+require_built $(test_kernels)
+for k in $(test_kernels); do
 	extra=
 	[ "$(kernel_fact "$k" COUNT_REFSCALE)" != yes ] || extra=count_refscale
 	count_boot "$k" $VCPUS "count_read count_read_mb $extra count_gp" "$tmp/$k-1"

@@ -81,9 +81,9 @@ check_kernel_api() {
 
 # Every kernel as built; preempt also at four grace-period stages, where
 # gp_stages + 1 polled cookies can be pending (NUM_ACTIVE_RCU_POLL_OLDSTATE).
-runs=$(for k in $(conf_get KERNELS); do echo "$k"; done; echo "preempt rcupreempt.gp_stages=4")
+runs=$(for k in $(test_kernels); do echo "$k"; done; echo "preempt rcupreempt.gp_stages=4")
 # shellcheck disable=SC2046 # one word per kernel
-require_built $(conf_get KERNELS)
+require_built $(test_kernels)
 built=0 failed=0 summary=()
 while read -r k args; do
 	built=$((built + 1))

@@ -15,9 +15,9 @@ test_tmp
 secs=${RB_BUSTED_SECS:-$(conf_get TORTURE_NEGATIVE_DURATION)}
 [ "$(conf_get TORTURE_NEGATIVE)" = busted ] || fail "suite.conf TORTURE_NEGATIVE is not busted"
 # shellcheck disable=SC2046 # one word per kernel
-require_built $(conf_get KERNELS)
+require_built $(test_kernels)
 done_kernels=
-for k in $(conf_get KERNELS); do
+for k in $(test_kernels); do
 	out=$tmp/m/$k/busted
 	if "$RB_TOP/workloads/torture.sh" --kernel "$k" --type busted --vcpus 2 --duration "$secs" \
 		--out "$out" --quiet >/dev/null; then

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tier: guest
-# The Classic RCU kernels of KERNELS (FAMILY = classic in their facts:
+# The Classic RCU kernels of test_kernels (FAMILY = classic in their facts:
 # classic with patch 0002, classic-preempt with 0003) survive a short
 # rcutorture with CPU hotplug, and their /sys/kernel/debug/rcu/
 # classic_stats show grace periods completed and callbacks invoked
@@ -39,10 +39,10 @@ stat() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 # Classic RCU on both preemption models: classic (PREEMPT_NONE) and
 # classic-preempt (PREEMPT, patch 0003).
-classics=$(for k in $(conf_get KERNELS); do
+classics=$(for k in $(test_kernels); do
 	[ "$(kernel_fact "$k" FAMILY)" != classic ] || echo "$k"
 done)
-[ -n "$classics" ] || fail "no Classic RCU kernel (FAMILY = classic in configs/<kernel>/facts) in KERNELS"
+[ -n "$classics" ] || fail "no Classic RCU kernel (FAMILY = classic in configs/<kernel>/facts) in the test kernels"
 # shellcheck disable=SC2086 # one word per kernel
 require_built $classics
 for k in $classics; do

@@ -28,7 +28,7 @@ allow='rcu_torture_stall|detected stalls on CPUs|self-detected stall on CPU'
 # secs LINE: the printk time stamp of a console line, in seconds.
 secs() { sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' <<<"$1"; }
 
-seeds=$(for k in $(conf_get KERNELS); do [ "$(kernel_fact "$k" SEED)" != yes ] || echo "$k"; done)
+seeds=$(for k in $(test_kernels); do [ "$(kernel_fact "$k" SEED)" != yes ] || echo "$k"; done)
 # shellcheck disable=SC2086 # one word per kernel
 require_built $seeds
 for k in $seeds; do

@@ -42,10 +42,15 @@ for f in "$RB_TOP"/configs/*.config; do
 done
 
 # Every kernel suite.conf names is a scenario.
-for k in $(conf_get KERNELS) $(conf_get TORTURE_KERNELS) $(conf_get COMPARE_PAIRS | tr ':' ' '); do
+for k in $(conf_get KERNELS) $(conf_get TEST_KERNELS) $(conf_get TORTURE_KERNELS) $(conf_get COMPARE_PAIRS | tr ':' ' '); do
 	[ -f "$RB_TOP/configs/$k/facts" ] || fail "suite.conf names kernel $k: no configs/$k/facts"
 done
-echo "ok: suite.conf's KERNELS, TORTURE_KERNELS and COMPARE_PAIRS are scenarios"
+echo "ok: suite.conf's KERNELS, TEST_KERNELS, TORTURE_KERNELS and COMPARE_PAIRS are scenarios"
+# The guest tier checks a subset of what make bench measures.
+for k in $(conf_get TEST_KERNELS); do
+	case " $(conf_get KERNELS) " in *" $k "*) ;; *) fail "TEST_KERNELS names $k, which is not in KERNELS" ;; esac
+done
+echo "ok: TEST_KERNELS is part of KERNELS"
 expect_fail "an unknown kernel" "$RB_TOP/workloads/check-config.sh" no-such-kernel /dev/null
 
 # The two readers agree on every fact any scenario sets, inherited ones too.

@@ -9,7 +9,10 @@
 #
 # Environment: VERIFY_MEMLIM (MB, default 8192), VERIFY_TIMEOUT (seconds
 # per run, default 900), VERIFY_BITSTATE_SECONDS (time bound of a bitstate
-# search, default 120; its result is FAIL or NONE-FOUND, never PASS).
+# search, default 120; its result is FAIL or NONE-FOUND, never PASS),
+# VERIFY_JOBS (configurations checked at once, default the host's CPUs:
+# each search is one process, and a failing one spends minutes shortening
+# and replaying its trail; the table keeps verify/configs' order).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -21,7 +24,7 @@ VERIFY_TIMEOUT=${VERIFY_TIMEOUT:-900}
 VERIFY_BITSTATE_SECONDS=${VERIFY_BITSTATE_SECONDS:-120}
 
 usage() {
-	sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
@@ -114,8 +117,8 @@ run_one() {
 }
 
 main() {
-	local list=0 line name expect search rc=0 seen=0
-	local -a want=() defs
+	local list=0 line name expect search rc=0 jobs
+	local -a want=() defs ran=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h | --help) usage ;;
@@ -135,6 +138,8 @@ main() {
 		configs | awk '{ print $1 }' | grep -qxF "$name" ||
 			die "unknown configuration '$name' (see --list)"
 	done
+	jobs=${VERIFY_JOBS:-$(nproc)}
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "VERIFY_JOBS must be a positive integer, not '$jobs'"
 	mkdir -p "$VERIFY_OUT"
 	printf '%-26s %-13s %-6s %12s %6s %8s %s\n' config result expect states vector seconds search
 	while read -r name expect search line; do
@@ -143,10 +148,23 @@ main() {
 		fi
 		read -r -a defs <<<"$line"
 		note "verify: $name ($search search) ..."
-		seen=$((seen + 1))
-		run_one "$name" "$expect" "$search" "${defs[@]}" || rc=1
+		ran+=("$name")
+		rm -f "$VERIFY_OUT/$name.row" "$VERIFY_OUT/$name.rc"
+		(
+			r=0
+			run_one "$name" "$expect" "$search" "${defs[@]}" >"$VERIFY_OUT/$name.row" || r=$?
+			echo $r >"$VERIFY_OUT/$name.rc"
+		) &
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 	done < <(configs)
-	[ $seen -gt 0 ] || die "no configuration ran"
+	wait
+	[ ${#ran[@]} -gt 0 ] || die "no configuration ran"
+	# a run that died (its model did not compile) wrote no exit status
+	for name in "${ran[@]}"; do
+		cat "$VERIFY_OUT/$name.row" 2>/dev/null || true
+		[ "$(cat "$VERIFY_OUT/$name.rc" 2>/dev/null)" = 0 ] || rc=1
+		rm -f "$VERIFY_OUT/$name.row" "$VERIFY_OUT/$name.rc"
+	done
 	[ $rc = 0 ] || note "verify: some outcomes differ from the expected ones (logs in $VERIFY_OUT)"
 	return $rc
 }
