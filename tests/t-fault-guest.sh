@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
-test_tmp tree
+test_tmp classic
 ko=$(build_testmod $kernel "$tmp/src")
 job() {
 	echo "insmod /extra/rb_testmod.ko $1" >"$tmp/job-$2.sh"
