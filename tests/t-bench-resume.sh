@@ -33,12 +33,15 @@ wait $pid || rc=$?
 sleep 2
 ! pgrep -f "qemu-system.*$sweep" >/dev/null || fail "a guest of the interrupted sweep is still running"
 
-# cells: "kernel/vcpus/test/status" of the CSV's rows; gp's cell also
-# carries gp_stages rows where the kernel has stages (suite.conf
-# BENCH_TEST_gp), counted as gp here.
+# cells: "kernel/vcpus/cell/status" of the CSV's rows, each row's test
+# value mapped to its cell by suite.conf's table (analysis/suiteconf.py
+# cell_of_test: gp's cell also carries gp_stages rows).
+cell_map=$(/usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import suiteconf
+for row, cell in suiteconf.cell_of_test().items(): print(row, cell)' "$RB_TOP/analysis")
 cells() {
-	tail -n +2 "$csv" | awk -F, '{ t = $6 == "gp_stages" ? "gp" : $6; print $4 "/" $5 "/" t "/" $13 }' |
-		sort -u | tr '\n' ' '
+	tail -n +2 "$csv" | awk -F, -v map="$cell_map" '
+		BEGIN { n = split(map, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], w, " "); cell[w[1]] = w[2] } }
+		{ print $4 "/" $5 "/" ($6 in cell ? cell[$6] : $6) "/" $13 }' | sort -u | tr '\n' ' '
 }
 got=$(cells)
 [ "$got" = "$kernel/$first/gp/ok $kernel/$first/read/ok " ] ||

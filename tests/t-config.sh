@@ -14,11 +14,12 @@ test_tmp
 sym() { grep -E "^$1=" "$2" | cut -d= -f2 || echo n; }
 
 checked=
+test_kernels=$(test_kernels)
 for k in $(scenarios); do
 	cfg=$(kernel_obj "$k")/.config
 	if [ ! -f "$cfg" ]; then
 		# The default kernels must be built; a variant only when named.
-		case " $(test_kernels) " in *" $k "*) fail "$k: no .config (build failed?)" ;; esac
+		case " $test_kernels " in *" $k "*) fail "$k: no .config (build failed?)" ;; esac
 		continue
 	fi
 	"$RB_TOP/workloads/check-config.sh" "$k" "$cfg"

@@ -141,9 +141,10 @@ check_count_gp() {
 	[ -n "${p:-}" ] || fail "$k: no count_gp rows"
 }
 
-# shellcheck disable=SC2046 # one word per kernel
-require_built $(test_kernels)
-for k in $(test_kernels); do
+kernels=$(test_kernels)
+# shellcheck disable=SC2086 # one word per kernel
+require_built $kernels
+for k in $kernels; do
 	extra=
 	[ "$(kernel_fact "$k" COUNT_REFSCALE)" != yes ] || extra=count_refscale
 	count_boot "$k" $VCPUS "count_read count_read_mb $extra count_gp" "$tmp/$k-1"

@@ -56,11 +56,12 @@ echo "ok: TEST_KERNELS is part of KERNELS"
 # tests_kernels_outside DIR: "test: kernel" for each such name outside
 # TEST_KERNELS in DIR's guest-tier tests (nosuch is the bad-input tests' own).
 tests_kernels_outside() {
-	local t k
+	local t k known
+	known=" $(conf_get TEST_KERNELS) nosuch "
 	for t in "$1"/t-*.sh; do
 		grep -q '^# tier: guest$' "$t" || continue
 		for k in $(grep -ohE '(test_tmp|--kernels?) [a-z][a-z-]*' "$t" | awk '{ print $2 }'); do
-			case " $(conf_get TEST_KERNELS) nosuch " in *" $k "*) ;; *) echo "${t##*/}: $k" ;; esac
+			case "$known" in *" $k "*) ;; *) echo "${t##*/}: $k" ;; esac
 		done
 	done
 }
