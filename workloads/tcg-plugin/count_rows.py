@@ -76,6 +76,9 @@ GROUPS: dict[str, dict[str, str]] = {
     "rcupreempt": {
         "tick": r"rcu_sched_clock_irq|rcu_check_callbacks|rcu_pending|rcu_check_mb|rcu_sched_qs"
                 r"|rcu_tick_in_sched_qs|rcu_poll_gp_pending|rcu_boost_check",
+        # rcu_try_flip() is noinline (patch 0004), its four state functions
+        # inlined into it; rcu_try_flip_set_state() is the state change and
+        # its debugfs statistics (0006).
         "gp_machine": r"rcu_try_flip.*",
         "cb_advance": r"__rcu_advance_callbacks",
         "cb_invoke": r"rcu_invoke_callback|rcu_do_batch",
