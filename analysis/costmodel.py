@@ -27,17 +27,26 @@ Costs are serial (no overlap between instructions), so plain instructions
 lean high; locked and fences dominate wherever they occur.  count_gp has
 only insns, fences and locked: its other instructions are charged as plain.
 
-The amortised-barrier balance: the per-section design spends read_mb - read
-per section (smp_mb() after lock and before unlock: 2 locked on x86); the
-grace-period side is what the kernel's grace-period machine spends per grace
-period per CPU (count_gp: core_insns_gp_machine, the rcu_try_flip* state
-machine on preempt, with all the core's fences and locked instructions, as
-the plugin does not split those by group: they are charged at their cost and
-taken out of the machine's instructions, the rest of which are plain, so
-none is counted twice; barriers outside the machine (rcu_check_mb in the
-tick on preempt) make its plain part lean low by as many instructions).  Break-even = grace-period side
-/ per-section side, in read sections per grace period per CPU, in barrier
-instructions and in modelled ns: both are CPU costs.
+The amortised-barrier balance, for the kernels whose readers rely on the
+grace-period machine's barriers (the flip-counter design, FAMILY
+rcupreempt: amortised()); the others' readers need no barrier in any
+design, so a balance against them would mean nothing and is not drawn.
+The per-section design spends read_mb - read per section (smp_mb() after
+lock and before unlock: 2 locked on x86), counted and modelled: the
+wall-clock read_mb - read is no barrier's cost where the summary could
+use it (at 1 vCPU TCG is non-parallel and emits no host fence).  The
+grace-period side is what the kernel's grace-period machine spends per
+grace period per CPU (count_gp: core_insns_gp_machine, on preempt
+rcu_try_flip(), noinline since patch 0004 with its four state functions
+inlined into it, and rcu_try_flip_set_state(), the state change and the
+statistics of 0006), with all the core's fences and locked instructions,
+as the plugin does not split those by group: they are charged at their
+cost and taken out of the machine's instructions, the rest of which are
+plain, so none is counted twice; barriers outside the machine
+(rcu_check_mb in the tick on preempt) make its plain part lean low by as
+many instructions).  Break-even = grace-period side / per-section side,
+in read sections per grace period per CPU, in barrier instructions and in
+modelled ns: both are CPU costs.
 
 The replay (workloads/replay, rows of test replay) checks the model: each
 kernel's read pair, rewritten from its disassembly, run natively on the
@@ -54,6 +63,7 @@ kernel, base) (Markdown lines) for summary.py / report.py.
 
 import csv
 import statistics
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +71,9 @@ from typing import Iterable, Optional, Protocol
 
 import tables
 import units
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import scenario  # noqa: E402
 
 NA = "n/a"
 READ_PARAMS = {"nest": "1", "irqs": "on"}
@@ -72,6 +85,9 @@ READ_CLASSES = {"locked": ("locked_add", 1), "fences": ("mfence", 1), "cli": ("c
                 "percpu": ("gs_inc", 1), "calls": ("call_ret", 1), "rets": (None, 1)}
 GP_CLASSES = {"core_locked": ("locked_add", 1), "core_fences": ("mfence", 1)}
 PLAIN_OP = "alu"
+# The RCU family whose readers' correctness rests on the grace-period
+# machine's barriers (per-CPU flip counters summed by waitzero).
+AMORTISED_FAMILY = "rcupreempt"
 
 
 class RowLike(Protocol):
@@ -308,10 +324,19 @@ def balance(rows: list[RowLike], kernel: str, vcpus: int, cost: dict[str, Range]
                    gp.get("core_insns_gp_machine"), gp_side)
 
 
+def amortised(kernel: str) -> bool:
+    """Whether KERNEL's readers need barriers that its grace-period machine
+    amortises (configs/KERNEL/facts FAMILY); False for an unknown kernel."""
+    try:
+        return scenario.family(kernel) == AMORTISED_FAMILY
+    except scenario.ScenarioError:
+        return False
+
+
 def balances(rows: list[RowLike]) -> list[Balance]:
     cost = costs(rows)
     return [balance(rows, k, v, cost)
-            for k, v in kernels_vcpus(rows, ("count_read_mb", "count_gp"))]
+            for k, v in kernels_vcpus(rows, ("count_read_mb", "count_gp")) if amortised(k)]
 
 
 def even_counts(b: Balance) -> str:
@@ -333,10 +358,16 @@ def barrier_balance_section(rows: Iterable[RowLike]) -> str:
              "(counts)", ""]
     found = balances(rows)
     if not found:
-        return "\n".join(lines + ["No count_read_mb / count_gp rows in this directory.", ""])
-    lines += ["Per section: what smp_mb() after lock and before unlock adds (count_read_mb − "
-              "count_read).  Grace-period side: the grace-period machine's instructions "
-              "(core_insns_gp_machine: rcu_try_flip* on preempt) and all the RCU core's "
+        return "\n".join(lines + ["No count_read_mb / count_gp rows of a kernel whose "
+                                  f"readers rely on amortised barriers (family "
+                                  f"{AMORTISED_FAMILY}) in this directory.", ""])
+    lines += ["Only the flip-counter design (family rcupreempt) has readers that need "
+              "barriers its grace-period machine amortises; the other kernels' readers need "
+              "none in any design, so they have no row.  Per section: what smp_mb() after "
+              "lock and before unlock adds (count_read_mb − count_read), counted and "
+              "modelled.  Grace-period side: the grace-period machine's instructions "
+              "(core_insns_gp_machine: rcu_try_flip(), out of line since patch 0004 with its "
+              "states inlined, and rcu_try_flip_set_state()) and all the RCU core's "
               "fences and locked instructions, per grace period per CPU.  Break-even: read "
               "sections per grace period per CPU at which both designs spend the same "
               "(barrier instructions; modelled ns as a range).  Above it the per-grace-period "
@@ -402,6 +433,10 @@ def headline(rd, kernel: str, base: str) -> list[str]:
 
 
 def break_even(rd, kernel: str, base: str) -> list[str]:
+    """The balance line of KERNEL's summary; none for a kernel whose readers
+    need no barriers in any design."""
+    if not amortised(kernel):
+        return []
     rows = ok_rows(rd.rows)
     vcpus = largest_vcpus(rd, rows, "count_gp", kernel)
     if vcpus is None or largest_vcpus(rd, rows, "count_read_mb", kernel) is None:

@@ -182,6 +182,21 @@ def stage_boots(rows: list[Row], kernel: str, vcpus: int, load: str, stage: str)
     return per_boot(select(rows, "gp_stages", f"{stage}_ns", kernel, vcpus, load=load))
 
 
+def kernel_hz(rows: list[Row], kernel: str) -> int | None:
+    """The scheduler-tick rate kernel's gp rows were taken at (param hz);
+    None when no row says or the rows disagree."""
+    values = {r.param_int("hz") for r in rows if r.ok and r.test == "gp" and r.kernel == kernel}
+    values.discard(None)
+    return values.pop() if len(values) == 1 else None
+
+
+def stage_count(rows: list[Row], kernel: str, vcpus: int) -> int | None:
+    """rcupreempt.gp_stages as the guest read it (gp_stages rows, metric
+    stages); None when there is no such row or the boots disagree."""
+    values = {r.value for r in select(rows, "gp_stages", "stages", kernel, vcpus)}
+    return int(values.pop()) if len(values) == 1 else None
+
+
 # ---- estimates ----
 
 def cell_estimate(fn: CellFn, rows: list[Row], kernel: str, vcpus: int) -> Estimate | None:

@@ -43,7 +43,7 @@ def read_figure(rows: list[Row], kernels: list[str], nest: int) -> Figure:
 def barrier_figure(rows: list[Row], kernels: list[str]) -> Figure:
     """read_mb − read per section, paired within each boot."""
     return Figure("read_barriers", [Chart(
-        "smp_mb() after lock and before unlock: read_mb − read", "vCPUs",
+        "read_mb − read (TCG; 1 vCPU: no host fence emitted)", "vCPUs",
         "ns per section (median, 95% CI; dots: boots)",
         per_kernel(derive.barrier_boots, rows, "read_mb", kernels))])
 
@@ -67,8 +67,8 @@ def gp_figure(rows: list[Row], kernels: list[str], metric: str) -> Figure:
     for load in derive.gp_loads(rows):
         fn = lambda rs, k, v, ld=load: derive.gp_boots(rs, k, v, ld, metric)  # noqa: E731
         charts.append(Chart(f"lone synchronize_rcu(), load={load}", "vCPUs",
-                            f"{unit} (median, 95% CI; dots: boots)",
-                            per_kernel(fn, rows, "gp", kernels, scale=scale)))
+                            f"{unit} (median, 95% CI; dots: boots; log scale)",
+                            per_kernel(fn, rows, "gp", kernels, scale=scale), logy=True))
     return Figure(f"gp_latency_{unit}", [c for c in charts if c.series])
 
 
@@ -87,22 +87,33 @@ def gp_cdf_figure(rows: list[Row], kernels: list[str], vcpus: int) -> Figure:
 
 
 def gp_stages_figure(rows: list[Row], kernel: str) -> Figure:
-    """Stacked median time per GP in each stage, per (vCPUs, load)."""
+    """Stacked median ticks per stage in each state, per (vCPUs, load): the
+    design advances one state per tick, so at 1 CPU each state is 1 tick of
+    the 4 a stage takes (analysis/gpdesign.py).  In µs per grace period when
+    the rows give no HZ or no stage count."""
     cells = [(v, load) for v in derive.vcpus_of(rows, "gp_stages", kernel)
              for load in derive.gp_loads(rows, "gp_stages")]
     times = {c: derive.gp_stage_times(rows, kernel, *c) for c in cells}
     cells = [c for c in cells if times[c]]
+    hz = derive.kernel_hz(rows, kernel)
+    stages = {v: derive.stage_count(rows, kernel, v) for v, _ in cells}
+    in_ticks = hz is not None and all(stages.values())
+    # ns per grace period -> ticks per stage, or µs per grace period.
+    scale = {c: (hz / 1e9 / stages[c[0]] if in_ticks else 1e-3) for c in cells}
     series = []
     for stage in derive.GP_STAGES:
         if any(stage in times[c] for c in cells):
-            st = [times[c].get(stage) for c in cells]
+            st = [(times[c].get(stage), scale[c]) for c in cells]
             series.append(Series(stage, list(range(len(cells))),
-                                 [e.value / 1e3 if e else 0.0 for e in st],
-                                 [e.low / 1e3 if e else 0.0 for e in st],
-                                 [e.high / 1e3 if e else 0.0 for e in st]))
+                                 [e.value * k if e else 0.0 for e, k in st],
+                                 [e.low * k if e else 0.0 for e, k in st],
+                                 [e.high * k if e else 0.0 for e, k in st]))
+    title, ylabel = ((f"{kernel}: ticks per stage in each state (median, 95% CI; design "
+                      "at 1 CPU: 1 each)", f"ticks per stage (HZ={hz})") if in_ticks else
+                     (f"{kernel}: time per grace period by stage (median, 95% CI)",
+                      "µs per grace period"))
     return Figure(f"gp_stages_{kernel}", [Chart(
-        f"{kernel}: time per grace period by stage (median, 95% CI)", "vCPUs, load",
-        "µs per grace period", series, kind="stacked",
+        title, "vCPUs, load", ylabel, series, kind="stacked",
         categories=[f"{v} vCPU {load}" for v, load in cells])])
 
 

@@ -119,13 +119,6 @@ def kernel_family(kernel: str) -> str | None:
         return None
 
 
-def configured_stages(rows: list[Row], kernel: str, vcpus: int) -> int | None:
-    """rcupreempt.gp_stages as the guest read it (gp_stages rows, metric
-    stages); None when the kernel has none or the boots disagree."""
-    values = {r.value for r in derive.select(rows, "gp_stages", "stages", kernel, vcpus)}
-    return int(values.pop()) if len(values) == 1 else None
-
-
 def verdict(measured: float, p: Prediction) -> str:
     off = measured - p.median
     if abs(off) <= TOLERANCE_TICKS:
@@ -139,7 +132,7 @@ def cell_line(rd: ResultDir, kernel: str, vcpus: int, load: str, spacing: str) -
     if e is None:
         return None
     family = kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
-    p = prediction(family, spacing, configured_stages(rows, kernel, vcpus)) if family else None
+    p = prediction(family, spacing, derive.stage_count(rows, kernel, vcpus)) if family else None
     return [kernel, str(vcpus), load, spacing.replace("_", " "), units.cell(e, "ticks"),
             p.text() if p else units.NONE, verdict(e.value, p) if p else units.NONE,
             mark(rd, kernel, vcpus)]

@@ -74,7 +74,10 @@ def read_side(rd: ResultDir, kernels: list[str]) -> list[str]:
                    "read_mb adds smp_mb() after lock and before unlock (the per-section "
                    "barriers of a non-amortised design); read_mb − read is taken within each "
                    "boot, then the median over boots.  Negative values are reported as "
-                   "measured.",
+                   "measured.  At 1 vCPU TCG runs the vCPU non-parallel and emits no host "
+                   "fence for smp_mb(): read_mb − read there is the emulation of two "
+                   "instructions, not a barrier's cost (the counted balance below models "
+                   "that); at more vCPUs than the host has CPUs it is overcommitted.",
                    table(["kernel", "vCPUs", "nest=1", "nest=2", "read_mb nest=1",
                           "read_mb − read", "cell"], _cells(rd, "read", kernels, columns)))
 

@@ -413,6 +413,14 @@ if [ $analysis = 1 ] && ! awk -F, '$6 == "calib" { found = 1; exit } END { exit 
 	"$RB_TOP/workloads/calibrate/run.sh" "$sweep" ||
 		{ note "bench: workloads/calibrate/run.sh failed: no calib rows"; rc=1; }
 fi
+# The model's check: each kernel's read pair replayed natively on the host
+# (workloads/replay), after the calibration, once per sweep.
+if [ $analysis = 1 ] && ! awk -F, '$6 == "replay" { found = 1; exit } END { exit !found }' \
+	"$sweep/csv/results.csv" 2>/dev/null; then
+	echo "bench: native replay of each kernel's read pair"
+	"$RB_TOP/workloads/replay/run.sh" "$sweep" --kernels "$kernels" ||
+		{ note "bench: workloads/replay/run.sh failed: no replay rows"; rc=1; }
+fi
 results finish --dir "$sweep" || rc=$?
 if [ $analysis = 1 ]; then
 	"$PY" "$RB_TOP/analysis/report.py" "$sweep" || { note "bench: analysis/report.py failed"; rc=1; }

@@ -96,7 +96,11 @@ class Counts(unittest.TestCase):
         self.assertEqual(costmodel.ratio_range(b.gp.ns, b.section.ns),
                          f"[{units.sig(low)}, {units.sig(high)}]")
         text = costmodel.barrier_balance_section(self.rows)
-        self.assertIn(f"| [{units.sig(low)}, {units.sig(high)}] |", text)
+        self.assertIn(f"break-even (modelled ns): [{units.sig(low)}, {units.sig(high)}]", text)
+        # The fixture's classic has count_read_mb rows too, but its readers
+        # need no barriers in any design: no row (preempt's are the only ones).
+        self.assertIn("kernel: preempt;", text)
+        self.assertNotIn("classic", text.split("\n\n", 2)[2])
 
     def test_count_section(self) -> None:
         text = costmodel.count_section(self.rows)
@@ -133,6 +137,9 @@ class Counts(unittest.TestCase):
         self.assertIn("n/a (no count_gp rows)", costmodel.count_section(no_gp))
         self.assertIn("No count_read / count_gp rows", costmodel.count_section([]))
         self.assertIn("No count_read_mb / count_gp rows", costmodel.barrier_balance_section([]))
+        classic_only = [r for r in self.rows if r.kernel != "preempt"]
+        self.assertIn("of a kernel whose readers rely on amortised barriers",
+                      costmodel.barrier_balance_section(classic_only))
 
     def test_summary_hooks(self) -> None:
         lines = summary.pair_section(self.rd, "preempt", "classic")

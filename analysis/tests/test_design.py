@@ -6,6 +6,7 @@ emulator's floor in the latency cells."""
 import unittest
 
 import derive
+import figures
 import gpdesign
 import latency
 from resultdir import Row
@@ -96,8 +97,41 @@ class GracePeriods(unittest.TestCase):
     def test_section_uses_stages_row(self) -> None:
         rows = gp("preempt", "lone", [8.2, 8.5, 8.9]) + [
             row("preempt", "gp_stages", 1, "load=idle", "stages", 2)]
-        self.assertEqual(gpdesign.configured_stages(rows, "preempt", 1), 2)
-        self.assertIsNone(gpdesign.configured_stages(rows, "classic", 1))
+        self.assertEqual(derive.stage_count(rows, "preempt", 1), 2)
+        self.assertIsNone(derive.stage_count(rows, "classic", 1))
+
+
+class StagesInTicks(unittest.TestCase):
+    """gp_stages_preempt in ticks per stage in each state (issue 21, item 8)."""
+
+    def rows(self, hz: bool = True) -> list[Row]:
+        out = [row("preempt", "gp", r, "load=idle;spacing=lone;samples=3" + (";hz=250" if hz
+                                                                          else ""),
+                   "latency_ticks", 8.5, unit="ticks") for r in (1, 2, 3)]
+        for r in (1, 2, 3):
+            out.append(row("preempt", "gp_stages", r, "load=idle", "stages", 2))
+            # 2 stages of 4 states at HZ=250: 4 ms per state per stage is 1 tick.
+            for state, ms in (("idle", 8), ("waitack", 8), ("waitzero", 16), ("waitmb", 8)):
+                out.append(row("preempt", "gp_stages", r, "load=idle", f"{state}_ns",
+                               ms * 1e6, unit="ns"))
+        return out
+
+    def test_ticks_per_stage(self) -> None:
+        (chart,) = figures.gp_stages_figure(self.rows(), "preempt").charts
+        self.assertEqual(chart.ylabel, "ticks per stage (HZ=250)")
+        got = {s.label: s.y for s in chart.series}
+        self.assertEqual(got, {"idle": [1.0], "waitack": [1.0], "waitzero": [2.0],
+                               "waitmb": [1.0]})
+
+    def test_without_hz_in_time(self) -> None:
+        (chart,) = figures.gp_stages_figure(self.rows(hz=False), "preempt").charts
+        self.assertEqual(chart.ylabel, "µs per grace period")
+        self.assertEqual([s.y for s in chart.series if s.label == "waitzero"], [[16000.0]])
+
+    def test_gp_latency_log_axis(self) -> None:
+        charts = figures.gp_figure(self.rows(), ["preempt"], "latency_ticks").charts
+        self.assertTrue(charts)
+        self.assertTrue(all(c.logy for c in charts))
 
 
 def lat(kernel: str, reader_us: int, metric: str, ns: float) -> Row:
