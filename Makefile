@@ -37,6 +37,13 @@ boot:
 	@workloads/boot.sh --kernel "$(KERNEL)" --vcpus "$(BOOT_VCPUS)" --job "$(JOB)" --out "$(BOOT_OUT)" --quiet && \
 		{ echo "--- results in $(BOOT_OUT)/results:"; cat "$(BOOT_OUT)/results/job.log"; }
 
+# make shell KERNEL=preempt VCPUS=4 [PLUGIN=1] [APPEND="boot args"]: an
+# interactive guest on this terminal; 'poweroff' ends it, Ctrl-A x kills QEMU.
+.PHONY: shell
+shell:
+	@workloads/shell.sh --kernel "$(KERNEL)" --vcpus "$(BOOT_VCPUS)" \
+		$(if $(filter-out 0,$(PLUGIN)),--plugin) $(if $(APPEND),--append "$(APPEND)")
+
 # make torture [KERNELS=...] [DURATION=seconds] [VCPUS=n] [PARALLEL=n]
 .PHONY: torture
 torture:

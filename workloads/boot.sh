@@ -30,6 +30,9 @@ options:
   --pin              pin vCPU n's QEMU thread to host CPU n mod (host CPUs);
                      DIR/pinned says 1 when every vCPU thread was pinned, else 0
   --quiet            do not copy the console to the terminal
+  --interactive      the guest console is this terminal (make shell): QEMU
+                     runs in the foreground, Ctrl-A x kills it; no hang
+                     timer; DIR/console.log keeps what the console printed
   --plugin           count instructions with the rbcount TCG plugin
                      (workloads/tcg-plugin): counts in DIR/results/counts.csv;
                      a boot whose plugin QEMU refuses or that writes no
@@ -65,6 +68,7 @@ plugin_verdict() {
 }
 
 kernel= vcpus= job= out= append= bzimage= moddir= allow= quiet=0 pin=0 plugin=0 hang_given=0
+interactive=0
 boot_args=("$@")
 files=()
 timeout_s=$(conf_get BOOT_TIMEOUT)
@@ -88,6 +92,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1 ;;
 	--pin) pin=1 ;;
 	--plugin) plugin=1 ;;
+	--interactive) interactive=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -147,6 +152,37 @@ if [ $plugin = 1 ]; then
 	read -ra plugin_args <<<"$pargs"
 fi
 note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
+
+# interactive_boot: QEMU in the foreground with the console on this
+# terminal (multiplexed: Ctrl-A x exits, Ctrl-C goes to the guest) and
+# logged to console.log; the result channel as in a batch boot.
+interactive_boot() {
+	local start rc=0
+	start=$(date +%s)
+	qemu-system-x86_64 "${accel_args[@]}" "${plugin_args[@]}" -smp "$vcpus" -m "$mem" \
+		-name "rcu-bench-$kernel,debug-threads=on" -display none -no-reboot -monitor none \
+		-chardev "stdio,id=console,mux=on,signal=off,logfile=$out/console.log" \
+		-serial chardev:console -serial "file:$out/channel.txt" \
+		-kernel "$bzimage" -initrd "$out/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append" \
+		2>"$out/qemu.log" || rc=$?
+	rm -f "$out/initrd.cpio"
+	echo $(($(date +%s) - start)) >"$out/elapsed"
+	"$RB_TOP/workloads/unpack-channel.sh" "$out/channel.txt" "$out/results" || true
+	if grep -q '^RB-DONE' "$out/channel.txt" 2>/dev/null; then
+		verdict=ok
+	else
+		verdict="ended: QEMU exited (rc $rc) before the guest powered off"
+	fi
+	[ $plugin = 0 ] || verdict=$(plugin_verdict "$out" "$verdict")
+	echo "$verdict" | atomic_write "$out/status"
+	note "$kernel/$vcpus: session over after $(cat "$out/elapsed") s; console log $out/console.log; status: $verdict"
+	[ "$verdict" = ok ]
+}
+if [ $interactive = 1 ]; then
+	interactive_boot
+	exit
+fi
 
 # debug-threads=on names the vCPU threads "CPU n/TCG", for --pin.
 # no_timer_check: the IO-APIC timer check at boot counts timer interrupts
