@@ -13,7 +13,8 @@
  * executes to kernel functions.  RB_RANGE(lo, hi) makes each call of the
  * code at [lo, hi) (a function without markers, such as refscale's loop)
  * a region: each marker is followed by a one-byte load from the range's
- * first and last byte, whose address the plugin takes.
+ * first and last byte, whose address the plugin takes.  RB_STAT_OPEN and
+ * RB_STAT_CLOSE (rbstat, in user space) bracket a command.
  */
 #ifndef RB_MARKER_H
 #define RB_MARKER_H
@@ -31,6 +32,14 @@
 #define RB_OP_WIN_CLOSE 4
 #define RB_OP_RANGE_LO 5
 #define RB_OP_RANGE_HI 6
+/*
+ * rbstat (workloads/rbstat): from RB_OP_STAT_OPEN to RB_OP_STAT_CLOSE,
+ * executed in user space, the plugin counts what every CPU executes, user
+ * and kernel apart, and sends the totals to the guest over a serial port
+ * (the plugin's stat= argument).
+ */
+#define RB_OP_STAT_OPEN 7
+#define RB_OP_STAT_CLOSE 8
 
 /*
  * The plugin numbers the regions of a range RB_RANGE_ID_BASE + the range's
@@ -73,6 +82,19 @@
 		RB_MARKER(RB_OP_RANGE_HI, 0);				\
 		(void)READ_ONCE(*__rb_hi);				\
 	} while (0)
+
+#else /* user space: rbstat */
+
+#define RB_MARKER(op, id)						\
+	do {								\
+		__asm__ volatile("nopl %c0(%%rax,%%rax,1)"		\
+				 : : "i" (RB_MARKER_MAGIC |		\
+					  ((op) << RB_MARKER_OP_SHIFT) | (id)) \
+				 : "memory");				\
+	} while (0)
+
+#define RB_STAT_OPEN() RB_MARKER(RB_OP_STAT_OPEN, 0)
+#define RB_STAT_CLOSE() RB_MARKER(RB_OP_STAT_CLOSE, 0)
 
 #endif /* __KERNEL__ */
 

@@ -50,7 +50,17 @@ plugin_qemu_args() {
 	[ "$2" = tcg ] || die "--plugin needs TCG (accelerator here: $2)"
 	[ -r "$map" ] || die "--plugin: no $map for kernel $1"
 	make -s -C "$RB_TOP/workloads/tcg-plugin" >&2 || die "--plugin: rbcount.so does not build"
-	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on} -d plugin -D $3/plugin.log"
+	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on},stat=$3/rbstat.in -d plugin -D $3/plugin.log"
+}
+
+# rbstat_channel OUT: the plugin's channel to rbstat in the guest (a FIFO
+# the plugin writes, QEMU's pipe chardev feeds to the guest's third serial
+# port, ttyS2; what the guest writes there goes to a file); prints QEMU's
+# arguments for it, which must follow the other -serial options.
+rbstat_channel() {
+	rm -f "$1/rbstat.in" "$1/rbstat.out"
+	mkfifo "$1/rbstat.in" && : >"$1/rbstat.out" || die "--plugin: cannot make $1/rbstat.in"
+	echo "-chardev pipe,id=rbstat,path=$1/rbstat -serial chardev:rbstat"
 }
 
 # plugin_verdict OUT VERDICT: the boot's verdict once the plugin's counts are
@@ -143,13 +153,17 @@ kvm) accel_args=(-accel kvm -cpu host) ;;
 *) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 esac
 echo "$accel" >"$out/accel"
-plugin_args=()
+plugin_args=() stat_args=()
 if [ $plugin = 1 ]; then
 	# A plugin boot prints steadily; its rare hang (see README) should cost
 	# less than a normal boot's hang timer.
 	[ $hang_given = 1 ] || hang_s=$PLUGIN_HANG_TIMEOUT
 	pargs=$(plugin_qemu_args "$kernel" "$accel" "$out") || exit 1
 	read -ra plugin_args <<<"$pargs"
+	sargs=$(rbstat_channel "$out") || exit 1
+	read -ra stat_args <<<"$sargs"
+	# rbstat (workloads/rbstat) counts only where the plugin listens.
+	append="$append rb_plugin=1"
 fi
 note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
 
@@ -162,7 +176,7 @@ interactive_boot() {
 	qemu-system-x86_64 "${accel_args[@]}" "${plugin_args[@]}" -smp "$vcpus" -m "$mem" \
 		-name "rcu-bench-$kernel,debug-threads=on" -display none -no-reboot -monitor none \
 		-chardev "stdio,id=console,mux=on,signal=off,logfile=$out/console.log" \
-		-serial chardev:console -serial "file:$out/channel.txt" \
+		-serial chardev:console -serial "file:$out/channel.txt" "${stat_args[@]}" \
 		-kernel "$bzimage" -initrd "$out/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append" \
 		2>"$out/qemu.log" || rc=$?
@@ -191,7 +205,7 @@ fi
 # beside a kernel build and another guest); the timer works regardless.
 qemu-system-x86_64 "${accel_args[@]}" "${plugin_args[@]}" -smp "$vcpus" -m "$mem" -name "rcu-bench-$kernel,debug-threads=on" \
 	-nographic -no-reboot -monitor none \
-	-serial "file:$out/console.log" -serial "file:$out/channel.txt" \
+	-serial "file:$out/console.log" -serial "file:$out/channel.txt" "${stat_args[@]}" \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append" \
 	</dev/null >"$out/qemu.log" 2>&1 &

@@ -22,15 +22,23 @@
  *   Interrupts are included: the RCU core's tick work is what a window
  *   measures.
  *
+ *   Stat (rbstat).  Between RB_OP_STAT_OPEN and RB_OP_STAT_CLOSE, which
+ *   rbstat executes in user space around a command, every vCPU's
+ *   instructions are counted by class, user and kernel apart, and the
+ *   kernel's by function; at the close the totals go to the guest as text
+ *   lines over the stat= channel (a FIFO that QEMU feeds to a serial port),
+ *   where rbstat prints them as perf stat does.
+ *
  * Arguments: out=FILE (written at exit, required), map=System.map
  * (required: interrupt entries and function names), mem=on|off (count
  * loads and stores with memory callbacks, default on; they slow the
- * guest down).
+ * guest down), stat=FIFO (rbstat's channel to the guest, optional).
  *
  * QEMU 7.2 installs no qemu-plugin.h, so the few declarations this plugin
  * uses are below (from QEMU's include/qemu/qemu-plugin.h, version 1).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -38,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- QEMU plugin API, version 1 (QEMU 7.x) ---------------------------- */
 
@@ -399,6 +408,17 @@ struct rb_tb_cnt {
 #define RB_TB_HASH 4096
 static struct rb_tb_cnt *rb_tb_hash[RB_TB_HASH];
 
+/* rbstat: counts by class, [vcpu][0 user, 1 kernel], and kernel functions. */
+struct rb_stat_vcpu {
+	uint64_t cnt[2][C_N];
+} __aligned(64);
+
+static int rb_stat_on;			/* atomic */
+static struct rb_stat_vcpu rb_stat[RB_MAX_VCPUS];
+static uint64_t *rb_stat_func;		/* [vcpu * rb_nsyms + symbol]: instructions */
+static int rb_stat_fd = -1;		/* the channel to the guest, -1: none */
+static uint64_t rb_stat_windows;
+
 static const char *rb_out_path;
 static bool rb_mem = true;
 static unsigned long rb_ntb_fast, rb_ntb_slow;
@@ -419,6 +439,101 @@ struct rb_insn {
 	long func;
 	bool entry;
 };
+
+/* Kernel addresses are the upper half of the x86-64 address space. */
+static inline int rb_is_kernel(uint64_t vaddr)
+{
+	return vaddr >= 0xffff800000000000ULL;
+}
+
+static inline void rb_stat_count(unsigned int vcpu, long func, uint64_t vaddr,
+				 const uint32_t *cls)
+{
+	uint64_t *cnt = rb_stat[vcpu].cnt[rb_is_kernel(vaddr)];
+	int c;
+
+	for (c = 0; c < C_N; c++)
+		cnt[c] += cls[c];
+	if (func >= 0)
+		rb_stat_func[vcpu * rb_nsyms + func] += cls[C_INSNS];
+}
+
+static void rb_stat_open(void)
+{
+	memset(rb_stat, 0, sizeof(rb_stat));
+	memset(rb_stat_func, 0, (size_t)rb_nvcpus * rb_nsyms * sizeof(*rb_stat_func));
+	__atomic_store_n(&rb_stat_on, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Write all of buf to the channel (a FIFO the guest reads: short writes). */
+static void rb_stat_write(const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(rb_stat_fd, buf, len);
+
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= n;
+	}
+}
+
+#define RB_STAT_TOP 10
+
+/*
+ * The window's totals as lines: "rbstat 1 vcpus N", "user|kernel
+ * <class>=<count>...", up to RB_STAT_TOP "func <name> <insns>" (the kernel
+ * functions that executed most instructions, all vCPUs), "end".
+ */
+static void rb_stat_close(void)
+{
+	static const char *const space[2] = { "user", "kernel" };
+	uint64_t tot[2][C_N] = { { 0 } };
+	size_t top[RB_STAT_TOP], ntop = 0, i, k;
+	uint64_t *sum;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int s, c;
+
+	__atomic_store_n(&rb_stat_on, 0, __ATOMIC_SEQ_CST);
+	rb_stat_windows++;
+	if (rb_stat_fd < 0)
+		return;
+	sum = calloc(rb_nsyms, sizeof(*sum));
+	for (unsigned int v = 0; v < rb_nvcpus; v++) {
+		for (s = 0; s < 2; s++)
+			for (c = 0; c < C_N; c++)
+				tot[s][c] += rb_stat[v].cnt[s][c];
+		for (i = 0; i < rb_nsyms; i++)
+			sum[i] += rb_stat_func[v * rb_nsyms + i];
+	}
+	for (i = 0; i < rb_nsyms; i++) {
+		if (!sum[i] || (ntop == RB_STAT_TOP && sum[i] <= sum[top[ntop - 1]]))
+			continue;
+		k = ntop < RB_STAT_TOP ? ntop++ : ntop - 1;
+		while (k > 0 && sum[top[k - 1]] < sum[i]) {
+			top[k] = top[k - 1];
+			k--;
+		}
+		top[k] = i;
+	}
+	f = open_memstream(&buf, &len);
+	fprintf(f, "rbstat 1 vcpus %u mem %s\n", rb_nvcpus, rb_mem ? "on" : "off");
+	for (s = 0; s < 2; s++) {
+		fprintf(f, "%s", space[s]);
+		for (c = 0; c < C_N; c++)
+			fprintf(f, " %s=%" PRIu64, rb_class_name[c], tot[s][c]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < ntop; i++)
+		fprintf(f, "func %s %" PRIu64 "\n", rb_syms[top[i]].name, sum[top[i]]);
+	fprintf(f, "end\n");
+	fclose(f);
+	rb_stat_write(buf, len);
+	free(buf);
+	free(sum);
+}
 
 static void rb_close_region(unsigned int vcpu, struct rb_vcpu *v, int id)
 {
@@ -480,6 +595,12 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 	case RB_OP_RANGE_LO:
 	case RB_OP_RANGE_HI:
 		v->arm = op;
+		break;
+	case RB_OP_STAT_OPEN:
+		rb_stat_open();
+		break;
+	case RB_OP_STAT_CLOSE:
+		rb_stat_close();
 		break;
 	}
 }
@@ -597,6 +718,8 @@ static void rb_tb_exec(unsigned int vcpu, void *udata)
 	}
 	if (w)
 		rb_window_count(w - 1, vcpu, tb->func, tb->vaddr, tb->cls);
+	if (__atomic_load_n(&rb_stat_on, __ATOMIC_RELAXED))
+		rb_stat_count(vcpu, tb->func, tb->vaddr, tb->cls);
 }
 
 /* Slow path: blocks holding a marker, one callback per instruction. */
@@ -617,17 +740,23 @@ static void rb_insn_exec(unsigned int vcpu, void *udata)
 	w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
 	if (w)
 		rb_window_count(w - 1, vcpu, in->func, in->vaddr, in->d.cls);
+	if (__atomic_load_n(&rb_stat_on, __ATOMIC_RELAXED))
+		rb_stat_count(vcpu, in->func, in->vaddr, in->d.cls);
 }
 
+/* udata: 1 when the accessing instruction is kernel code, else 0 (rbstat). */
 static void rb_mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 			void *udata)
 {
 	struct rb_vcpu *v = &rb_vcpus[vcpu];
+	int cls = qemu_plugin_mem_is_store(info) ? C_STORES : C_LOADS;
 
 	if (v->arm)
 		rb_range_arm(v, vaddr);
 	if (v->region)
-		v->cnt[v->irq_nest > 0][qemu_plugin_mem_is_store(info) ? C_STORES : C_LOADS]++;
+		v->cnt[v->irq_nest > 0][cls]++;
+	if (__atomic_load_n(&rb_stat_on, __ATOMIC_RELAXED))
+		rb_stat[vcpu].cnt[udata != NULL][cls]++;
 }
 
 static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
@@ -669,7 +798,8 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 		 */
 		if (rb_mem && !in->d.mem_known)
 			qemu_plugin_register_vcpu_mem_cb(qi, rb_mem_exec, QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW, NULL);
+							 QEMU_PLUGIN_MEM_RW,
+							 rb_is_kernel(in->vaddr) ? (void *)1 : NULL);
 	}
 	tb->iret = n && ins[n - 1].d.iret;
 	tb->ret = n && ins[n - 1].d.cls[C_RETS];
@@ -758,9 +888,10 @@ static void rb_atexit(qemu_plugin_id_t id, void *udata)
 	rb_write_counts(f);
 	rb_write_funcs(f);
 	fprintf(f, "# rbcount 1: end (regions %zu, unmatched markers %" PRIu64
-		", blocks %lu fast %lu per-insn, ranges %d, last %" PRIx64 "-%" PRIx64 ")\n",
+		", blocks %lu fast %lu per-insn, ranges %d, last %" PRIx64 "-%" PRIx64
+		", rbstat windows %" PRIu64 ")\n",
 		rb_nrecords, rb_unmatched, rb_ntb_fast, rb_ntb_slow, rb_range_gen,
-		rb_range_lo, rb_range_hi);
+		rb_range_lo, rb_range_hi, rb_stat_windows);
 	if (fclose(f) || rename(tmp, rb_out_path)) {
 		snprintf(msg, sizeof(msg), "rbcount: error: cannot write %s\n", rb_out_path);
 		qemu_plugin_outs(msg);
@@ -782,6 +913,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			map = argv[i] + 4;
 		} else if (!strcmp(argv[i], "mem=on") || !strcmp(argv[i], "mem=off")) {
 			rb_mem = !strcmp(argv[i], "mem=on");
+		} else if (!strncmp(argv[i], "stat=", 5)) {
+			/* O_RDWR: a FIFO opens at once, before QEMU opens its end. */
+			rb_stat_fd = open(argv[i] + 5, O_RDWR | O_CLOEXEC);
+			if (rb_stat_fd < 0) {
+				snprintf(msg, sizeof(msg), "rbcount: error: cannot open %s\n",
+					 argv[i] + 5);
+				qemu_plugin_outs(msg);
+				return -1;
+			}
 		} else {
 			snprintf(msg, sizeof(msg), "rbcount: error: unknown argument '%s'\n", argv[i]);
 			qemu_plugin_outs(msg);
@@ -810,6 +950,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	rb_nvcpus = nvcpus;
+	rb_stat_func = calloc((size_t)nvcpus * rb_nsyms, sizeof(*rb_stat_func));
 	qemu_plugin_register_vcpu_tb_trans_cb(id, rb_tb_trans);
 	qemu_plugin_register_atexit_cb(id, rb_atexit, NULL);
 	return 0;
