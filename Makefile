@@ -8,7 +8,7 @@ PYTHON := /usr/bin/python3
 .PHONY: help deps kernels test plugin
 
 help:
-	@echo "targets: deps kernels boot test bench report torture verify plugin"
+	@echo "targets: deps kernels boot test bench report compare torture verify plugin"
 
 deps:
 	@scripts/deps.sh
@@ -83,3 +83,14 @@ verify:
 report:
 	@[ -n "$(RESULTS)" ] || { echo "rcu-bench: error: make report needs RESULTS=<results directory>" >&2; exit 2; }
 	@$(PYTHON) analysis/report.py "$(RESULTS)"
+
+# make compare A=<results dir>[:KERNEL] B=<results dir>[:KERNEL] [KERNELS="k1 k2"] [CSV=file]:
+# every measure both sides have, B against A (ratios of medians with 95%
+# intervals, sorted by effect; exact counts B - A), Markdown on stdout
+# (analysis/compare.py).  DIR:KERNEL compares one kernel of a side (two
+# kernels of one sweep: A=reports/X:preempt B=reports/X:classic-preempt);
+# KERNELS= restricts both sides; CSV= also writes the rows as CSV.
+.PHONY: compare
+compare:
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "rcu-bench: error: make compare needs A=<results dir>[:KERNEL] and B=<results dir>[:KERNEL]" >&2; exit 2; }
+	@$(PYTHON) analysis/compare.py "$(A)" "$(B)" $(if $(KERNELS),--kernels "$(KERNELS)") $(if $(CSV),--csv "$(CSV)")
