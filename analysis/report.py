@@ -24,6 +24,7 @@ import gpdesign
 import figures
 import latency
 import provenance
+import realpaths
 import suiteconf
 import summary
 import tables
@@ -107,7 +108,7 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
              tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
              latency.report_section(rd, kernels),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
-             tables.urcu(rd), plots_section(figs)]
+             tables.urcu(rd), realpaths.report_section(rd, kernels), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)
 
 

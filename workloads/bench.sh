@@ -421,6 +421,15 @@ if [ $analysis = 1 ] && ! awk -F, '$6 == "replay" { found = 1; exit } END { exit
 	"$RB_TOP/workloads/replay/run.sh" "$sweep" --kernels "$kernels" ||
 		{ note "bench: workloads/replay/run.sh failed: no replay rows"; rc=1; }
 fi
+# Real kernel paths (workloads/paths.sh: plugin boots, PATHS_VCPUS), in the
+# full profile only: about a minute per kernel and vCPU count.
+if [ $analysis = 1 ] && [ "$(results get --dir "$sweep" profile)" = full ] &&
+	! awk -F, '$6 == "paths" { found = 1; exit } END { exit !found }' \
+		"$sweep/csv/results.csv" 2>/dev/null; then
+	echo "bench: real kernel paths (rbstat in plugin boots)"
+	"$RB_TOP/workloads/paths.sh" "$sweep" --kernels "$kernels" ||
+		{ note "bench: workloads/paths.sh failed: no paths rows"; rc=1; }
+fi
 results finish --dir "$sweep" || rc=$?
 if [ $analysis = 1 ]; then
 	"$PY" "$RB_TOP/analysis/report.py" "$sweep" || { note "bench: analysis/report.py failed"; rc=1; }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio: the guest base initramfs shared by all kernels:
-# busybox (static), perf with its shared libraries, rbstat (workloads/rbstat,
-# built static here) and workloads/guest/init.
+# busybox (static), perf with its shared libraries, rbstat and rb-pathwalk
+# (workloads/rbstat, built static here) and workloads/guest/init.
 # Modules and the job are appended per boot by boot.sh (the kernel accepts
 # concatenated cpio archives).  Rebuilt only when an input changes.
 set -euo pipefail
@@ -15,7 +15,8 @@ file -L "$busybox_bin" | grep -q 'statically linked' ||
 	die "$busybox_bin is not static: install busybox-static ('make deps')"
 perf_bin=$(readlink -f "$(command -v perf)")
 
-rbstat_src=("$RB_TOP/workloads/rbstat/rbstat.c" "$RB_TOP/bench-module/rb_marker.h")
+rbstat_src=("$RB_TOP/workloads/rbstat/rbstat.c" "$RB_TOP/bench-module/rb_marker.h"
+	"$RB_TOP/workloads/rbstat/pathwalk.c")
 key=$(cat "$RB_TOP/workloads/guest/init" "$0" "${rbstat_src[@]}" | sha256sum | cut -c1-16)
 key=$key-$(stat -c '%Y' "$busybox_bin" "$perf_bin" | tr '\n' '-')
 if [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
@@ -31,6 +32,8 @@ chmod +x "$root/init"
 cp "$perf_bin" "$root/usr/bin/perf"
 gcc -static -O2 -Wall -Wextra -Werror -I"$RB_TOP/bench-module" -o "$root/usr/bin/rbstat" \
 	"${rbstat_src[0]}" || die "rbstat does not build (gcc -static: libc6-dev)"
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/rb-pathwalk" "${rbstat_src[2]}" ||
+	die "rb-pathwalk does not build"
 # The shared libraries perf needs, at the paths the dynamic loader expects.
 ldd "$perf_bin" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' | while read -r lib; do
 	[ -f "$lib" ] || continue

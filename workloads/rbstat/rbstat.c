@@ -48,6 +48,9 @@ struct counts {
 	char func[MAX_LINES][128];
 	uint64_t func_insns[MAX_LINES];
 	int nfunc;
+	char named[MAX_LINES][128];	/* the plugin's statfuncs= (RCU read side) */
+	uint64_t named_insns[MAX_LINES], named_entries[MAX_LINES];
+	int nnamed;
 };
 
 static bool plugin_present(void)
@@ -97,7 +100,7 @@ static void parse_classes(const char *tok, uint64_t *cnt)
 /* One line of the plugin's reply; true at its last line, "end". */
 static bool parse_line(const char *line, struct counts *c)
 {
-	unsigned long long v;
+	unsigned long long v, e;
 
 	if (!strcmp(line, "end"))
 		return true;
@@ -108,6 +111,11 @@ static bool parse_line(const char *line, struct counts *c)
 	else if (!strncmp(line, "func ", 5) && c->nfunc < MAX_LINES &&
 		 sscanf(line + 5, "%127s %llu", c->func[c->nfunc], &v) == 2)
 		c->func_insns[c->nfunc++] = v;
+	else if (!strncmp(line, "named ", 6) && c->nnamed < MAX_LINES &&
+		 sscanf(line + 6, "%127s %llu %llu", c->named[c->nnamed], &v, &e) == 3) {
+		c->named_insns[c->nnamed] = v;
+		c->named_entries[c->nnamed++] = e;
+	}
 	return false;
 }
 
@@ -207,6 +215,14 @@ static void print_counts(const struct counts *c, char **cmd, double secs, const 
 			fprintf(stderr, "%llu%s%sinstructions:k:%s%s%s100.00%s%s\n",
 				(unsigned long long)c->func_insns[i], sep, sep, c->func[i],
 				sep, sep, sep, sep);
+		for (i = 0; i < (size_t)c->nnamed; i++) {
+			fprintf(stderr, "%llu%s%sinstructions:k:%s%s%s100.00%s%s\n",
+				(unsigned long long)c->named_insns[i], sep, sep, c->named[i],
+				sep, sep, sep, sep);
+			fprintf(stderr, "%llu%s%srb:entries:%s%s%s100.00%s%s\n",
+				(unsigned long long)c->named_entries[i], sep, sep, c->named[i],
+				sep, sep, sep, sep);
+		}
 		return;
 	}
 	fprintf(stderr, "\n Performance counter stats for '");
@@ -221,6 +237,16 @@ static void print_counts(const struct counts *c, char **cmd, double secs, const 
 		for (i = 0; i < (size_t)c->nfunc; i++)
 			fprintf(stderr, "%19s      %s\n",
 				grouped(c->func_insns[i], num, sizeof(num)), c->func[i]);
+	}
+	if (c->nnamed) {
+		fprintf(stderr, "\n RCU read-side functions (instructions, entries):\n\n");
+		for (i = 0; i < (size_t)c->nnamed; i++) {
+			char calls[40];
+
+			fprintf(stderr, "%19s %12s      %s\n",
+				grouped(c->named_insns[i], num, sizeof(num)),
+				grouped(c->named_entries[i], calls, sizeof(calls)), c->named[i]);
+		}
 	}
 	fprintf(stderr, "\n%17.9f seconds time elapsed\n\n", secs);
 }

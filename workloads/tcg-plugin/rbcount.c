@@ -32,7 +32,8 @@
  * Arguments: out=FILE (written at exit, required), map=System.map
  * (required: interrupt entries and function names), mem=on|off (count
  * loads and stores with memory callbacks, default on; they slow the
- * guest down), stat=FIFO (rbstat's channel to the guest, optional).
+ * guest down), stat=FIFO (rbstat's channel to the guest, optional),
+ * statfuncs=REGEX (functions rbstat reports by name, RB_STAT_FUNCS_DEFAULT).
  *
  * QEMU 7.2 installs no qemu-plugin.h, so the few declarations this plugin
  * uses are below (from QEMU's include/qemu/qemu-plugin.h, version 1).
@@ -41,6 +42,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -416,6 +418,17 @@ struct rb_stat_vcpu {
 static int rb_stat_on;			/* atomic */
 static struct rb_stat_vcpu rb_stat[RB_MAX_VCPUS];
 static uint64_t *rb_stat_func;		/* [vcpu * rb_nsyms + symbol]: instructions */
+static uint64_t *rb_stat_entries;	/* [vcpu * rb_nsyms + symbol]: entries */
+/*
+ * Functions whose instructions and entries (executions of their first
+ * instruction: calls and tail calls) rbstat always reports: the RCU
+ * read-side primitives of the suite's kernels, where they are functions
+ * (workloads/tcg-plugin/count_rows.py READ_SIDE).  statfuncs=REGEX
+ * (POSIX extended, matched against the whole name) replaces the list.
+ */
+#define RB_STAT_FUNCS_DEFAULT \
+	"__rcu_read_lock|__rcu_read_unlock|rcu_read_unlock_special|rcu_preempted_reader_exit"
+static bool *rb_stat_named;		/* [symbol]: reported by name */
 static int rb_stat_fd = -1;		/* the channel to the guest, -1: none */
 static uint64_t rb_stat_windows;
 
@@ -454,14 +467,18 @@ static inline void rb_stat_count(unsigned int vcpu, long func, uint64_t vaddr,
 
 	for (c = 0; c < C_N; c++)
 		cnt[c] += cls[c];
-	if (func >= 0)
+	if (func >= 0) {
 		rb_stat_func[vcpu * rb_nsyms + func] += cls[C_INSNS];
+		if (vaddr == rb_syms[func].addr)
+			rb_stat_entries[vcpu * rb_nsyms + func]++;
+	}
 }
 
 static void rb_stat_open(void)
 {
 	memset(rb_stat, 0, sizeof(rb_stat));
 	memset(rb_stat_func, 0, (size_t)rb_nvcpus * rb_nsyms * sizeof(*rb_stat_func));
+	memset(rb_stat_entries, 0, (size_t)rb_nvcpus * rb_nsyms * sizeof(*rb_stat_entries));
 	__atomic_store_n(&rb_stat_on, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -483,14 +500,15 @@ static void rb_stat_write(const char *buf, size_t len)
 /*
  * The window's totals as lines: "rbstat 1 vcpus N", "user|kernel
  * <class>=<count>...", up to RB_STAT_TOP "func <name> <insns>" (the kernel
- * functions that executed most instructions, all vCPUs), "end".
+ * functions that executed most instructions, all vCPUs), "named <name>
+ * <insns> <entries>" for each function of statfuncs=, "end".
  */
 static void rb_stat_close(void)
 {
 	static const char *const space[2] = { "user", "kernel" };
 	uint64_t tot[2][C_N] = { { 0 } };
 	size_t top[RB_STAT_TOP], ntop = 0, i, k;
-	uint64_t *sum;
+	uint64_t *sum, *entries;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -501,12 +519,15 @@ static void rb_stat_close(void)
 	if (rb_stat_fd < 0)
 		return;
 	sum = calloc(rb_nsyms, sizeof(*sum));
+	entries = calloc(rb_nsyms, sizeof(*entries));
 	for (unsigned int v = 0; v < rb_nvcpus; v++) {
 		for (s = 0; s < 2; s++)
 			for (c = 0; c < C_N; c++)
 				tot[s][c] += rb_stat[v].cnt[s][c];
-		for (i = 0; i < rb_nsyms; i++)
+		for (i = 0; i < rb_nsyms; i++) {
 			sum[i] += rb_stat_func[v * rb_nsyms + i];
+			entries[i] += rb_stat_entries[v * rb_nsyms + i];
+		}
 	}
 	for (i = 0; i < rb_nsyms; i++) {
 		if (!sum[i] || (ntop == RB_STAT_TOP && sum[i] <= sum[top[ntop - 1]]))
@@ -528,11 +549,37 @@ static void rb_stat_close(void)
 	}
 	for (i = 0; i < ntop; i++)
 		fprintf(f, "func %s %" PRIu64 "\n", rb_syms[top[i]].name, sum[top[i]]);
+	for (i = 0; i < rb_nsyms; i++)
+		if (rb_stat_named[i])
+			fprintf(f, "named %s %" PRIu64 " %" PRIu64 "\n", rb_syms[i].name, sum[i],
+				entries[i]);
 	fprintf(f, "end\n");
 	fclose(f);
 	rb_stat_write(buf, len);
 	free(buf);
 	free(sum);
+	free(entries);
+}
+
+/* Mark the symbols whose whole name matches the extended regex re. */
+static int rb_stat_name_funcs(const char *re)
+{
+	regex_t rx;
+	char *anchored;
+	size_t i;
+
+	if (asprintf(&anchored, "^(%s)$", re) < 0)
+		return -1;
+	if (regcomp(&rx, anchored, REG_EXTENDED | REG_NOSUB)) {
+		free(anchored);
+		return -1;
+	}
+	free(anchored);
+	rb_stat_named = calloc(rb_nsyms, sizeof(*rb_stat_named));
+	for (i = 0; i < rb_nsyms; i++)
+		rb_stat_named[i] = !regexec(&rx, rb_syms[i].name, 0, NULL, 0);
+	regfree(&rx);
+	return 0;
 }
 
 static void rb_close_region(unsigned int vcpu, struct rb_vcpu *v, int id)
@@ -902,7 +949,7 @@ static void rb_atexit(qemu_plugin_id_t id, void *udata)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *map = NULL;
+	const char *map = NULL, *statfuncs = RB_STAT_FUNCS_DEFAULT;
 	char msg[512];
 	int i, nvcpus;
 
@@ -913,6 +960,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			map = argv[i] + 4;
 		} else if (!strcmp(argv[i], "mem=on") || !strcmp(argv[i], "mem=off")) {
 			rb_mem = !strcmp(argv[i], "mem=on");
+		} else if (!strncmp(argv[i], "statfuncs=", 10)) {
+			statfuncs = argv[i] + 10;
 		} else if (!strncmp(argv[i], "stat=", 5)) {
 			/* O_RDWR: a FIFO opens at once, before QEMU opens its end. */
 			rb_stat_fd = open(argv[i] + 5, O_RDWR | O_CLOEXEC);
@@ -951,6 +1000,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	rb_nvcpus = nvcpus;
 	rb_stat_func = calloc((size_t)nvcpus * rb_nsyms, sizeof(*rb_stat_func));
+	rb_stat_entries = calloc((size_t)nvcpus * rb_nsyms, sizeof(*rb_stat_entries));
+	if (rb_stat_name_funcs(statfuncs)) {
+		snprintf(msg, sizeof(msg), "rbcount: error: statfuncs=%s is not a regex\n",
+			 statfuncs);
+		qemu_plugin_outs(msg);
+		return -1;
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, rb_tb_trans);
 	qemu_plugin_register_atexit_cb(id, rb_atexit, NULL);
 	return 0;
