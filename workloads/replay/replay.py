@@ -10,6 +10,7 @@ A *bundle* is the disassembly the replay needs, one text file per kernel
 
   ## symbols   System.map lines of the per-CPU and global symbols the code names
   ## module    objdump -drw of rcubench.ko's rb_read_loop and rb_empty_loop
+              (and the module functions they call directly)
   ## vmlinux   objdump -dw of the vmlinux functions those loops call
 
 `extract` writes a bundle from a built kernel and its rcubench.ko;
@@ -623,6 +624,19 @@ def extract(obj: Path, ko: Path, header: str) -> str:
     for n, block in module.items():
         if not block:
             raise ReplayError(f"{ko}: no function {n}")
+    # Module functions the loops call directly (no relocation: the same
+    # section), such as an out-of-line copy of a static inline read-side
+    # helper that gcc -Os made: replayed as the module's own.
+    todo = list(module)
+    while todo:
+        f = parse_objdump(module[todo.pop()], "module", str(ko))
+        for i in (i for fn in f.values() for i in fn.insns):
+            m = BRANCH.match(i.code)
+            if m and not i.reloc and "+" not in m.group(3) and m.group(3) not in module:
+                block = function_block(mod_lines, m.group(3))
+                if block:
+                    module[m.group(3)] = block
+                    todo.append(m.group(3))
     funcs = parse_objdump(sum(module.values(), []), "module", str(ko))
     text_syms = {n for _, t, n in smap if t in "tT"}
     callees = sorted({i.reloc.symbol for f in funcs.values() for i in f.insns
@@ -642,7 +656,7 @@ def extract(obj: Path, ko: Path, header: str) -> str:
                     wanted.add(below[1])
     syms = [f"{a:016x} {t} {n}" for a, t, n in smap if n in wanted and a < 1 << 32]
     return "\n".join([header, "## symbols", *syms,
-                      f"## module {ko.name}: objdump -drw, {LOOP} {EMPTY}",
+                      f"## module {ko.name}: objdump -drw, {' '.join(module)}",
                       *sum(module.values(), []),
                       f"## vmlinux: objdump -dw, {' '.join(callees) or '(no callee)'}",
                       *sum(vml.values(), [])]) + "\n"
