@@ -5,12 +5,12 @@ set grid
 if (!exists("style_err")) style_err = "yerrorlines"
 if (!exists("show_boots")) show_boots = 1
 err_using = (style_err eq "yerrorlines") ? "1:2:3:4" : "1:2"
-set multiplot layout 1,2
+set multiplot layout 1,3
 set title "call_rcu() cost, writers = vCPUs"
 set xlabel "vCPUs"
 set ylabel "ns per call"
 unset logscale y
-set xtics (1, 2, 4, 8)
+set xtics (1, 2, 4)
 set autoscale x
 plot "callrcu.dat" index 0 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 1 using @err_using with @style_err title "preempt", \
@@ -26,7 +26,7 @@ set title "call_rcu() capacity (CPU-bound boots), writers = vCPUs"
 set xlabel "vCPUs"
 set ylabel "callbacks invoked per s"
 unset logscale y
-set xtics (2, 8)
+set xtics (1, 2, 4)
 set autoscale x
 plot "callrcu.dat" index 10 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 11 using @err_using with @style_err title "preempt", \
@@ -38,4 +38,20 @@ plot "callrcu.dat" index 10 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 17 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree per boot" : ""), \
      "callrcu.dat" index 18 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree-preempt per boot" : ""), \
      "callrcu.dat" index 19 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "classic-preempt per boot" : "")
+set title "Memory held by callbacks at a fixed call rate"
+set xlabel "vCPUs"
+set ylabel "bytes (mean)"
+unset logscale y
+set xtics (1, 2, 4)
+set autoscale x
+plot "callrcu.dat" index 20 using @err_using with @style_err title "classic", \
+     "callrcu.dat" index 21 using @err_using with @style_err title "preempt", \
+     "callrcu.dat" index 22 using @err_using with @style_err title "tree", \
+     "callrcu.dat" index 23 using @err_using with @style_err title "tree-preempt", \
+     "callrcu.dat" index 24 using @err_using with @style_err title "classic-preempt", \
+     "callrcu.dat" index 25 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "classic per boot" : ""), \
+     "callrcu.dat" index 26 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "preempt per boot" : ""), \
+     "callrcu.dat" index 27 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree per boot" : ""), \
+     "callrcu.dat" index 28 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree-preempt per boot" : ""), \
+     "callrcu.dat" index 29 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "classic-preempt per boot" : "")
 unset multiplot

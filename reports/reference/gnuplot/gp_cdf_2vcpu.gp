@@ -6,7 +6,7 @@ if (!exists("style_err")) style_err = "yerrorlines"
 if (!exists("show_boots")) show_boots = 1
 err_using = (style_err eq "yerrorlines") ? "1:2:3:4" : "1:2"
 set multiplot layout 1,2
-set title "synchronize_rcu() latency, 2 vCPUs, load=idle"
+set title "lone synchronize_rcu() latency, 2 vCPUs, load=idle"
 set xlabel "latency (ms)"
 set ylabel "fraction of grace periods"
 unset logscale y
@@ -17,7 +17,7 @@ plot "gp_cdf_2vcpu.dat" index 0 using 1:2 with steps title "classic", \
      "gp_cdf_2vcpu.dat" index 2 using 1:2 with steps title "tree", \
      "gp_cdf_2vcpu.dat" index 3 using 1:2 with steps title "tree-preempt", \
      "gp_cdf_2vcpu.dat" index 4 using 1:2 with steps title "classic-preempt"
-set title "synchronize_rcu() latency, 2 vCPUs, load=readers"
+set title "lone synchronize_rcu() latency, 2 vCPUs, load=readers"
 set xlabel "latency (ms)"
 set ylabel "fraction of grace periods"
 unset logscale y

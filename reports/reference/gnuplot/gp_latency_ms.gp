@@ -6,11 +6,11 @@ if (!exists("style_err")) style_err = "yerrorlines"
 if (!exists("show_boots")) show_boots = 1
 err_using = (style_err eq "yerrorlines") ? "1:2:3:4" : "1:2"
 set multiplot layout 1,2
-set title "synchronize_rcu(), load=idle"
+set title "lone synchronize_rcu(), load=idle"
 set xlabel "vCPUs"
-set ylabel "ms (median, 95% CI; dots: boots)"
-unset logscale y
-set xtics (1, 2, 4, 8)
+set ylabel "ms (median, 95% CI; dots: boots; log scale)"
+set logscale y
+set xtics (1, 2, 4)
 set autoscale x
 plot "gp_latency_ms.dat" index 0 using @err_using with @style_err title "classic", \
      "gp_latency_ms.dat" index 1 using @err_using with @style_err title "preempt", \
@@ -22,11 +22,11 @@ plot "gp_latency_ms.dat" index 0 using @err_using with @style_err title "classic
      "gp_latency_ms.dat" index 7 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree per boot" : ""), \
      "gp_latency_ms.dat" index 8 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "tree-preempt per boot" : ""), \
      "gp_latency_ms.dat" index 9 using 1:(show_boots ? $2 : 1/0) with points pt 7 ps 0.4 title (show_boots ? "classic-preempt per boot" : "")
-set title "synchronize_rcu(), load=readers"
+set title "lone synchronize_rcu(), load=readers"
 set xlabel "vCPUs"
-set ylabel "ms (median, 95% CI; dots: boots)"
-unset logscale y
-set xtics (1, 2, 4, 8)
+set ylabel "ms (median, 95% CI; dots: boots; log scale)"
+set logscale y
+set xtics (1, 2, 4)
 set autoscale x
 plot "gp_latency_ms.dat" index 10 using @err_using with @style_err title "classic", \
      "gp_latency_ms.dat" index 11 using @err_using with @style_err title "preempt", \

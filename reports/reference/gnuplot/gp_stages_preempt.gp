@@ -5,14 +5,14 @@ set grid
 if (!exists("style_err")) style_err = "yerrorlines"
 if (!exists("show_boots")) show_boots = 1
 err_using = (style_err eq "yerrorlines") ? "1:2:3:4" : "1:2"
-set title "preempt: time per grace period by stage (median, 95% CI)"
+set title "preempt: ticks per stage in each state (median, 95% CI; design at 1 CPU: 1 each)"
 set xlabel "vCPUs, load"
-set ylabel "µs per grace period"
+set ylabel "ticks per stage (HZ=1000)"
 unset logscale y
 set style fill solid 0.8
 set boxwidth 0.6
-set xtics ("1 vCPU idle" 0, "1 vCPU readers" 1, "2 vCPU idle" 2, "2 vCPU readers" 3, "4 vCPU idle" 4, "4 vCPU readers" 5, "8 vCPU idle" 6, "8 vCPU readers" 7)
-set xrange [-0.5:7.5]
+set xtics ("1 vCPU idle" 0, "1 vCPU readers" 1, "2 vCPU idle" 2, "2 vCPU readers" 3, "4 vCPU idle" 4, "4 vCPU readers" 5)
+set xrange [-0.5:5.5]
 plot "gp_stages_preempt.dat" index 0 using 1:2 with boxes title "waitmb", \
      "gp_stages_preempt.dat" index 1 using 1:2 with boxes title "waitzero", \
      "gp_stages_preempt.dat" index 2 using 1:2 with boxes title "waitack", \
