@@ -383,7 +383,7 @@ def barrier_balance_section(rows: Iterable[RowLike]) -> str:
 
 def report_section(rd, kernels: list[str]) -> list[str]:
     rows = [r for r in ok_rows(rd.rows) if r.kernel in kernels or r.test == "calib"]
-    return (count_section(rows) + "\n" + barrier_balance_section(rows)).splitlines()
+    return (count_section(rows) + "\n" + barrier_balance_section(rows)).splitlines() + [""]
 
 
 def largest_vcpus(rd, rows: list[RowLike], test: str, *kernels: str) -> Optional[int]:

@@ -128,7 +128,11 @@ INTRO = ("Counts per operation from plugin boots (workloads/paths.sh; rbstat, al
          "where it is inline (classic, classic-preempt) it is estimated (est.): the sections "
          "counted on a kernel with a function read side on the same workload and vCPUs times "
          "this kernel's counted read pair.  Modelled ns: sections × the modelled read pair "
-         "(counts × this host's costs).  ")
+         "(counts × this host's costs).  One boot per cell: the path walk repeats to about "
+         "1% (its sections per stat() agree on every kernel); pipe and messaging depend on "
+         "how the scheduler interleaves the tasks and on the tick's work during the run, so "
+         "their per-operation differences are noisy (a negative count is that noise) and "
+         "only their larger figures say something.  ")
 
 
 def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
@@ -145,6 +149,5 @@ def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
                         "read side / kernel", "read sections/op", "irq-flag insns/op",
                         "read side, modelled ns/op"],
                        [cell_row(rows, w, k, v) for (ww, k, v) in found if ww == w])
-        lines += [""]
     return section("Real kernel paths",
                    INTRO + " ".join(f"*{w}*: {WORKLOADS[w]}." for w in WORKLOADS), lines)
