@@ -8,7 +8,7 @@ PYTHON := /usr/bin/python3
 .PHONY: help deps kernels test plugin
 
 help:
-	@echo "targets: deps kernels boot test bench report compare torture verify plugin"
+	@echo "targets: deps kernels boot shell test bench report compare torture verify plugin"
 
 deps:
 	@scripts/deps.sh
