@@ -63,17 +63,14 @@ kernel, base) (Markdown lines) for summary.py / report.py.
 
 import csv
 import statistics
-import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Protocol
 
+import suiteconf
 import tables
 import units
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import scenario  # noqa: E402
 
 NA = "n/a"
 READ_PARAMS = {"nest": "1", "irqs": "on"}
@@ -327,10 +324,7 @@ def balance(rows: list[RowLike], kernel: str, vcpus: int, cost: dict[str, Range]
 def amortised(kernel: str) -> bool:
     """Whether KERNEL's readers need barriers that its grace-period machine
     amortises (configs/KERNEL/facts FAMILY); False for an unknown kernel."""
-    try:
-        return scenario.family(kernel) == AMORTISED_FAMILY
-    except scenario.ScenarioError:
-        return False
+    return suiteconf.kernel_family(kernel) == AMORTISED_FAMILY
 
 
 def balances(rows: list[RowLike]) -> list[Balance]:

@@ -64,17 +64,14 @@ Call points: report_section(rd, kernels) -> list[str] (Markdown lines), and
 prediction(family, spacing, stages) for a single figure.
 """
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import derive
+import suiteconf
 import units
-from resultdir import ResultDir, Row
+from resultdir import ResultDir
 from tables import mark, section, table
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import scenario  # noqa: E402
 
 TITLE = "Grace-period latency in ticks against the design"
 # A measured median this far (ticks) from the predicted median agrees.
@@ -112,13 +109,6 @@ def prediction(family: str, spacing: str, stages: int | None) -> Prediction | No
     return None
 
 
-def kernel_family(kernel: str) -> str | None:
-    try:
-        return scenario.family(kernel)
-    except scenario.ScenarioError:
-        return None
-
-
 def verdict(measured: float, p: Prediction) -> str:
     off = measured - p.median
     if abs(off) <= TOLERANCE_TICKS:
@@ -131,7 +121,7 @@ def cell_line(rd: ResultDir, kernel: str, vcpus: int, load: str, spacing: str) -
     e = derive.estimate(derive.gp_boots(rows, kernel, vcpus, load, "latency_ticks", spacing))
     if e is None:
         return None
-    family = kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
+    family = suiteconf.kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
     p = prediction(family, spacing, derive.stage_count(rows, kernel, vcpus)) if family else None
     return [kernel, str(vcpus), load, spacing.replace("_", " "), units.cell(e, "ticks"),
             p.text() if p else units.NONE, verdict(e.value, p) if p else units.NONE,

@@ -1,10 +1,15 @@
 """suite.conf reader: the suite's facts (kernels, CSV columns, schema
 version) come only from there.  Same "NAME = value" syntax as
 scripts/lib.sh conf_get: '#' starts a comment line, the first '=' splits.
+A kernel's own facts (configs/<kernel>/facts) come through
+scripts/scenario.py: kernel_family().
 """
 
+import sys
 from pathlib import Path
 from typing import NamedTuple
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 SUITE_CONF = Path(__file__).resolve().parent.parent / "suite.conf"
 
@@ -108,3 +113,17 @@ def count_tests(path: Path = SUITE_CONF) -> list[str]:
 def cell_of_test(path: Path = SUITE_CONF) -> dict[str, str]:
     """Each value of the results' test column of a bench test -> its cell."""
     return {row: t.name for t in bench_tests(path) for row in t.rows}
+
+
+def kernel_family(kernel: str) -> str | None:
+    """The RCU family of kernel (configs/<kernel>/facts FAMILY), None for a
+    kernel this tree has no scenario of (an older results directory's).
+    scripts/scenario.py is imported here, not at the top: tools that copy
+    only suite.conf and this module (tests/registry_check.py) import it."""
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    import scenario  # noqa: E402
+    try:
+        return scenario.family(kernel)
+    except scenario.ScenarioError:
+        return None
