@@ -136,7 +136,9 @@ INTRO = ("Counts per operation from plugin boots (workloads/paths.sh; rbstat, al
 
 
 def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
-    rows = [r for r in rd.ok_rows if r.kernel in kernels or r.test == "calib"]
+    # Only the rows this section reads: each figure below scans them again.
+    rows = [r for r in rd.ok_rows if r.test in (TEST, "count_read", "calib")
+            and (r.kernel in kernels or r.test == "calib")]
     found = cells(rows)
     if not found:
         return []
