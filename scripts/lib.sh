@@ -216,6 +216,19 @@ bench_module_path() {
 	echo "$RB_CACHE/bench/$1/rcubench.ko"
 }
 
+# bench_module KERNEL: the path of rcubench.ko built against KERNEL, built
+# first when it is missing (dies when it does not build).
+bench_module() {
+	local ko
+	ko=$(bench_module_path "$1")
+	if [ ! -f "$ko" ]; then
+		note "rcubench.ko for $1"
+		make -s -C "$RB_TOP/bench-module" KDIR="$(kernel_obj "$1")" OUT="$(dirname "$ko")" >&2 ||
+			die "rcubench.ko does not build against $1"
+	fi
+	echo "$ko"
+}
+
 # refscale_range KERNEL: "LO HI MODULES", the offsets in refscale.ko's .text
 # of ref_rcu_read_section() and past its end, and the address of the
 # kernel's module list (System.map): what the guest job's count_refscale

@@ -40,12 +40,7 @@ if [ ! -f "$(kernel_bzimage "$kernel")" ]; then
 	note "shell: kernel $kernel is not built: building it (about 8 min)"
 	"$RB_TOP/workloads/build-kernels.sh" "$kernel" || die "kernel $kernel does not build"
 fi
-ko=$(bench_module_path "$kernel")
-if [ ! -f "$ko" ]; then
-	note "shell: rcubench.ko for $kernel"
-	make -s -C "$RB_TOP/bench-module" KDIR="$(kernel_obj "$kernel")" OUT="$(dirname "$ko")" ||
-		die "rcubench.ko does not build against $kernel"
-fi
+bench_module "$kernel" >/dev/null
 out=$RB_CACHE/shell/$kernel-$vcpus
 exec "$RB_TOP/workloads/boot.sh" --kernel "$kernel" --vcpus "$vcpus" --interactive \
 	--job "$RB_TOP/workloads/guest/jobs/shell.sh" --out "$out" "${plugin[@]}" \

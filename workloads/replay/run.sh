@@ -51,11 +51,7 @@ bundle() {
 	fi
 	obj=$(kernel_obj "$k")
 	[ -f "$obj/vmlinux" ] || die "$k: not built ($obj/vmlinux): make kernels, or --bundles DIR"
-	ko=$(bench_module_path "$k")
-	if [ ! -f "$ko" ]; then
-		make -s -C "$RB_TOP/bench-module" KDIR="$obj" OUT="$(dirname "$ko")" >&2 ||
-			die "$k: rcubench.ko does not build"
-	fi
+	ko=$(bench_module "$k")
 	out=$RB_CACHE/replay/$k.dis
 	mkdir -p "$(dirname "$out")"
 	/usr/bin/python3 "$RB_TOP/workloads/replay/replay.py" extract --kernel "$k" --obj "$obj" \
