@@ -397,26 +397,29 @@ done
 
 echo "bench: sweep done in $(fmt_s $(($(date +%s) - sweep_start))): $sweep"
 rc=0
+# sweep_has TEST: the sweep's results already have rows of TEST (a resumed
+# sweep does not run its once-per-sweep steps again).
+sweep_has() {
+	awk -F, -v t="$1" '$6 == t { found = 1; exit } END { exit !found }' \
+		"$sweep/csv/results.csv" 2>/dev/null
+}
 # The native liburcu anchor (real-hardware barrier costs), once per sweep:
 # a resumed sweep that has its rows does not run it again.
-if [ $analysis = 1 ] && ! awk -F, '$6 == "urcu" { found = 1; exit } END { exit !found }' \
-	"$sweep/csv/results.csv" 2>/dev/null; then
+if [ $analysis = 1 ] && ! sweep_has urcu; then
 	echo "bench: native liburcu anchor on the host ($(nproc) CPUs)"
 	"$RB_TOP/workloads/urcu/run.sh" "$sweep" --repeats "$repeats" ||
 		{ note "bench: workloads/urcu/run.sh failed: no native anchor rows"; rc=1; }
 fi
 # The host's per-instruction costs that turn the plugin's counts into
 # modelled ns (analysis/costmodel.py), once per sweep, after the guests.
-if [ $analysis = 1 ] && ! awk -F, '$6 == "calib" { found = 1; exit } END { exit !found }' \
-	"$sweep/csv/results.csv" 2>/dev/null; then
+if [ $analysis = 1 ] && ! sweep_has calib; then
 	echo "bench: native calibration on the host"
 	"$RB_TOP/workloads/calibrate/run.sh" "$sweep" ||
 		{ note "bench: workloads/calibrate/run.sh failed: no calib rows"; rc=1; }
 fi
 # The model's check: each kernel's read pair replayed natively on the host
 # (workloads/replay), after the calibration, once per sweep.
-if [ $analysis = 1 ] && ! awk -F, '$6 == "replay" { found = 1; exit } END { exit !found }' \
-	"$sweep/csv/results.csv" 2>/dev/null; then
+if [ $analysis = 1 ] && ! sweep_has replay; then
 	echo "bench: native replay of each kernel's read pair"
 	"$RB_TOP/workloads/replay/run.sh" "$sweep" --kernels "$kernels" ||
 		{ note "bench: workloads/replay/run.sh failed: no replay rows"; rc=1; }
@@ -424,8 +427,7 @@ fi
 # Real kernel paths (workloads/paths.sh: plugin boots, PATHS_VCPUS), in the
 # full profile only: about a minute per kernel and vCPU count.
 if [ $analysis = 1 ] && [ "$(results get --dir "$sweep" profile)" = full ] &&
-	! awk -F, '$6 == "paths" { found = 1; exit } END { exit !found }' \
-		"$sweep/csv/results.csv" 2>/dev/null; then
+	! sweep_has paths; then
 	echo "bench: real kernel paths (rbstat in plugin boots)"
 	"$RB_TOP/workloads/paths.sh" "$sweep" --kernels "$kernels" ||
 		{ note "bench: workloads/paths.sh failed: no paths rows"; rc=1; }

@@ -166,6 +166,7 @@ if [ $plugin = 1 ]; then
 	append="$append rb_plugin=1"
 fi
 note "boot $kernel, $vcpus vCPUs, accel $accel, job $(basename "$job") -> $out"
+cmdline="console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append"
 
 # interactive_boot: QEMU in the foreground with the console on this
 # terminal (multiplexed: Ctrl-A x exits, Ctrl-C goes to the guest) and
@@ -178,7 +179,7 @@ interactive_boot() {
 		-chardev "stdio,id=console,mux=on,signal=off,logfile=$out/console.log" \
 		-serial chardev:console -serial "file:$out/channel.txt" "${stat_args[@]}" \
 		-kernel "$bzimage" -initrd "$out/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append" \
+		-append "$cmdline" \
 		2>"$out/qemu.log" || rc=$?
 	rm -f "$out/initrd.cpio"
 	echo $(($(date +%s) - start)) >"$out/elapsed"
@@ -207,7 +208,7 @@ qemu-system-x86_64 "${accel_args[@]}" "${plugin_args[@]}" -smp "$vcpus" -m "$mem
 	-nographic -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/channel.txt" "${stat_args[@]}" \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 no_timer_check rcu_bench_kernel=$kernel $append" \
+	-append "$cmdline" \
 	</dev/null >"$out/qemu.log" 2>&1 &
 qemu_pid=$!
 trap 'kill $qemu_pid 2>/dev/null || true; rm -rf "$extra"' EXIT
