@@ -14,7 +14,10 @@
  * instructions, fences, interrupt-flag instructions (cli, sti, pushf,
  * popf), calls, loads and stores, and the kernel functions that executed
  * most instructions.  Everything the guest ran in the window counts, not
- * only CMD: as perf stat -a.  -x SEP prints perf stat's CSV form
+ * only CMD: as perf stat -a.  The plugin counts a block from its start, so
+ * a block that faults (a page fault, say) counts again from the faulting
+ * instruction when it is re-executed: where a tick lands can add a few
+ * instructions to a window, never remove any; repeat and take the least.  -x SEP prints perf stat's CSV form
  * (value SEP unit SEP event SEP ...).  Without the plugin (the kernel
  * command line has no rb_plugin=1) rbstat says so in one line and runs
  * CMD.  The exit status is CMD's.
