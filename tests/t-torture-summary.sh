@@ -40,7 +40,7 @@ fake_run "$tmp/tree" SUCCESS
 echo "rcu:  End-test grace-period state: g1035297 f0x2 total-gps=2580" >"$tmp/tree/results/dmesg.txt"
 line=$(summarize tree "$tmp/tree") || fail "a successful run without debugfs stats: exit $?"
 for want in result=SUCCESS gp_versions=240 versions_per_s=4.0 gp_completed=2580 gp_per_s=43.0 hotplug=4/5:6/6 \
-	hotplug_max_ms=9,8 barrier=88/89:0 stalls=0 onoff=3000; do
+	hotplug_max_ms=9,8 barrier=88/89:0 stalls=0 onoff=3000 kcsan_races_rcu=na kcsan_races_other=na; do
 	case " $line " in *" $want "*) ;; *) fail "tree summary lacks $want: $line" ;; esac
 done
 [ "$(cat "$tmp/tree/summary.txt")" = "$line" ] || fail "summary.txt differs from the printed line"
@@ -85,7 +85,7 @@ sed -i 's/ stalls=1 / stalls=0 /' "$stress/vcpus-2/run-2/summary.txt"
 # vCPU, and only there.
 min=$(conf_get TORTURE_STRESS_MIN_FWD_VERSIONS_PER_S)
 slow=$(awk -v m="$min" 'BEGIN { printf "%.2f", m / 2 }')
-sed -i "s/ fwd_nr_versions_per_s=na\$/ fwd_nr_versions_per_s=$slow/" "$stress/vcpus-2/run-3/summary.txt"
+sed -i "s/ fwd_nr_versions_per_s=na / fwd_nr_versions_per_s=$slow /" "$stress/vcpus-2/run-3/summary.txt"
 grep -q "vcpus=4 .*fwd_nr_versions_per_s=$slow" "$stress/vcpus-2/run-3/summary.txt" || fail "could not slow run 3"
 "$RB_TOP/workloads/torture-stress.sh" --summarize "$stress" >/dev/null ||
 	fail "a slow forward-progress phase on 4 vCPUs failed the row"
@@ -93,7 +93,7 @@ sed -i "s/ vcpus=4 / vcpus=1 /" "$stress/vcpus-2/run-3/summary.txt"
 if out=$("$RB_TOP/workloads/torture-stress.sh" --summarize "$stress"); then
 	fail "a run whose writer advanced at $slow/s (minimum $min) passed: $out"
 fi
-sed -i "s/ fwd_nr_versions_per_s=$slow\$/ fwd_nr_versions_per_s=$min/" "$stress/vcpus-2/run-3/summary.txt"
+sed -i "s/ fwd_nr_versions_per_s=$slow / fwd_nr_versions_per_s=$min /" "$stress/vcpus-2/run-3/summary.txt"
 "$RB_TOP/workloads/torture-stress.sh" --summarize "$stress" >/dev/null || fail "a run at the minimum rate failed"
 mkdir -p "$stress/vcpus-4/run-1"
 if out=$("$RB_TOP/workloads/torture-stress.sh" --summarize "$stress"); then fail "a run without summary passed"; fi

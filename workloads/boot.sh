@@ -63,6 +63,29 @@ rbstat_channel() {
 	echo "-chardev pipe,id=rbstat,path=$1/rbstat -serial chardev:rbstat"
 }
 
+# kcsan_verdict VERDICT: the boot's verdict once KCSAN's data-race reports
+# (a -kcsan kernel) are read: workloads/kcsan-reports.py places each in the
+# RCU implementation or elsewhere and lists them in OUT/kcsan.txt (and
+# kcsan.tsv); a report in RCU code fails a boot that was otherwise ok.
+kcsan_verdict() {
+	local kobj rc=0
+	if ! grep -q 'BUG: KCSAN: ' "$out/console.log" 2>/dev/null; then
+		echo "$1"
+		return
+	fi
+	kobj=$(kernel_obj "$kernel")
+	# --bzimage PATH: the build it came from (PATH is <obj>/arch/x86/boot/bzImage).
+	[ "$bzimage" = "$(kernel_bzimage "$kernel")" ] || kobj=${bzimage%/arch/x86/boot/bzImage}
+	"$RB_TOP/workloads/kcsan-reports.py" "$out/console.log" --obj "$kobj" --tsv "$out/kcsan.tsv" \
+		>"$out/kcsan.txt" 2>&1 || rc=$?
+	if [ "$1" != ok ] || [ $rc = 0 ]; then
+		echo "$1"
+	elif [ $rc = 1 ]; then
+		echo "kcsan: data races in RCU code ($(tail -1 "$out/kcsan.txt")); first: $(head -1 "$out/kcsan.txt" | cut -f3)"
+	else
+		echo "kcsan: the reports could not be read: $(tail -1 "$out/kcsan.txt")"
+	fi
+}
 # plugin_verdict OUT VERDICT: the boot's verdict once the plugin's counts are
 # in OUT/results/counts.csv, or "plugin-failed: why" (QEMU refused the
 # plugin, or the plugin wrote nothing).
@@ -189,6 +212,7 @@ interactive_boot() {
 	else
 		verdict="ended: QEMU exited (rc $rc) before the guest powered off"
 	fi
+	verdict=$(kcsan_verdict "$verdict")
 	[ $plugin = 0 ] || verdict=$(plugin_verdict "$out" "$verdict")
 	echo "$verdict" | atomic_write "$out/status"
 	note "$kernel/$vcpus: session over after $(cat "$out/elapsed") s; console log $out/console.log; status: $verdict"
@@ -281,6 +305,7 @@ if [ -z "$verdict" ]; then
 		[ -n "$verdict" ] || verdict=ok
 	fi
 fi
+verdict=$(kcsan_verdict "$verdict")
 [ $plugin = 0 ] || verdict=$(plugin_verdict "$out" "$verdict")
 echo "$verdict" | atomic_write "$out/status"
 echo "$elapsed" >"$out/elapsed"

@@ -8,8 +8,10 @@
 # matrix.  A cell of the types passes when its result is SUCCESS (with a
 # clean console); the negative control TYPE (busted) must instead have
 # failed, with rcutorture's FAILURE verdict.  A cell without a summary
-# did not run and counts as a failure.  Exits 0 when every cell passed and
-# every negative control failed, 1 otherwise.
+# did not run and counts as a failure.  Exits 0 when every cell passed
+# and every negative control failed, 1 otherwise.  kcsan:rcu/o: a KCSAN
+# kernel's distinct data races in RCU code (which fail its cell) and
+# elsewhere (listed in the cell's kcsan.txt); na/na on other kernels.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -40,9 +42,9 @@ verdict() {
 }
 
 bad=0
-cols="%-22s %-14s %-6s %-8s %-24s %-12s %-8s %-12s %-8s %-14s %-13s %-12s %-7s %s\n"
+cols="%-22s %-14s %-6s %-8s %-24s %-12s %-8s %-12s %-8s %-14s %-13s %-12s %-7s %-11s %s\n"
 # shellcheck disable=SC2059 # one format for the header and the rows
-printf "$cols" kernel type vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug hp_max_ms barrier stalls verdict
+printf "$cols" kernel type vcpus seconds result gp_versions ver/s gp_completed gp/s hotplug hp_max_ms barrier stalls kcsan:rcu/o verdict
 for k in $kernels; do
 	for t in $types $negative; do
 		s=$out/$k/$t/summary.txt
@@ -55,7 +57,8 @@ for k in $kernels; do
 		# shellcheck disable=SC2059
 		printf "$cols" "$k" "$t" "$(summary_field "$s" vcpus)" "$(summary_field "$s" duration)" "$(summary_field "$s" result)" \
 			"$(summary_field "$s" gp_versions)" "$(summary_field "$s" versions_per_s)" "$(summary_field "$s" gp_completed)" \
-			"$(summary_field "$s" gp_per_s)" "$(summary_field "$s" hotplug)" "$(summary_field "$s" hotplug_max_ms)" "$(summary_field "$s" barrier)" "$(summary_field "$s" stalls)" "$v"
+			"$(summary_field "$s" gp_per_s)" "$(summary_field "$s" hotplug)" "$(summary_field "$s" hotplug_max_ms)" "$(summary_field "$s" barrier)" "$(summary_field "$s" stalls)" \
+			"$(summary_field "$s" kcsan_races_rcu)/$(summary_field "$s" kcsan_races_other)" "$v"
 	done
 done
 echo

@@ -11,6 +11,7 @@
 # Prints one summary line and writes it to DIR/summary.txt:
 #   kernel=.. type=.. vcpus=.. duration=.. result=SUCCESS|FAILURE|<..>(<boot failure>) gp_versions=.. stalls=..
 #   fwd_nr_versions_per_s=.. (the slowest forward-progress phase, see below)
+#   kcsan_races_rcu=.. kcsan_races_other=.. (distinct KCSAN data races, see below)
 # and exits 0 only for SUCCESS with a clean console.  A run whose console
 # shows trouble (a splat, a stall warning, rcutorture's failure lines) has
 # result=<verdict>(kernel-trouble); one that timed out or hung,
@@ -106,11 +107,29 @@ if [ -n "$hz" ]; then
 		awk -v hz="$hz" '$4 > 0 { r = $6 * hz / $4; if (n++ == 0 || r < min) min = r }
 			END { if (n) printf "%.2f", min; else print "na" }' || true)
 fi
+# KCSAN (a -kcsan kernel): data-race reports in RCU code (they fail the
+# boot: boot.sh) and elsewhere (listed in kcsan.txt, not failed); "na" on
+# a kernel without KCSAN.  --summarize reads the reports again, with
+# today's kcsan-reports.py.
+kcsan_rcu=na kcsan_other=na
+if grep -q '^CONFIG_KCSAN=y' "$(kernel_obj "$kernel")/.config" 2>/dev/null; then
+	if [ $summarize = 1 ] && grep -q 'BUG: KCSAN: ' "$out/console.log" 2>/dev/null; then
+		"$RB_TOP/workloads/kcsan-reports.py" "$out/console.log" --obj "$(kernel_obj "$kernel")" \
+			--tsv "$out/kcsan.tsv" >"$out/kcsan.txt" 2>&1 || true
+	fi
+	kcsan_rcu=0 kcsan_other=0
+	if [ -f "$out/kcsan.txt" ]; then
+		tail -1 "$out/kcsan.txt" >"$out/kcsan.last"
+		kcsan_rcu=$(summary_field "$out/kcsan.last" kcsan_races_rcu)
+		kcsan_other=$(summary_field "$out/kcsan.last" kcsan_races_other)
+		rm -f "$out/kcsan.last"
+	fi
+fi
 per_s() { [ -n "$1" ] && awk -v n="$1" -v s="$duration" 'BEGIN { printf "%.1f", n / s }' || echo na; }
 echo "kernel=$kernel type=$type vcpus=$vcpus duration=$duration onoff=$onoff result=$result" \
 	"gp_versions=${gp_versions:-0} versions_per_s=$(per_s "${gp_versions:-}")" \
 	"gp_completed=${gp_completed:-na} gp_per_s=$(per_s "$gp_completed")" \
 	"hotplug=${hotplug:-na} hotplug_max_ms=${hotplug_max:-na} barrier=${barrier:-na} stalls=${stalls:-na}" \
-	"fwd_nr_versions_per_s=${fwd_nr:-na}" |
+	"fwd_nr_versions_per_s=${fwd_nr:-na} kcsan_races_rcu=${kcsan_rcu:-na} kcsan_races_other=${kcsan_other:-na}" |
 	tee "$out/summary.txt"
 [ "$result" = SUCCESS ]
