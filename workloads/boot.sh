@@ -42,15 +42,17 @@ USAGE
 
 # plugin_qemu_args KERNEL ACCEL OUT: QEMU's arguments loading rbcount.so,
 # built here, with the kernel's System.map; counts go to OUT/counts.csv.
-# RB_PLUGIN_SO (another plugin: tests) and RB_PLUGIN_MEM=off (no load/store
-# counting: faster) in the environment change them.
+# RB_PLUGIN_SO (another plugin: tests), RB_PLUGIN_MEM=off (no load/store
+# counting: faster) and RB_PLUGIN_COH=on (the cache-coherence model: transfers
+# between vCPUs' caches in windows, the hottest lines; slower) in the
+# environment change them.
 plugin_qemu_args() {
 	local so=$RB_TOP/workloads/tcg-plugin/rbcount.so map
 	map=$(kernel_obj "$1")/System.map
 	[ "$2" = tcg ] || die "--plugin needs TCG (accelerator here: $2)"
 	[ -r "$map" ] || die "--plugin: no $map for kernel $1"
 	make -s -C "$RB_TOP/workloads/tcg-plugin" >&2 || die "--plugin: rbcount.so does not build"
-	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on},stat=$3/rbstat.in -d plugin -D $3/plugin.log"
+	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on},coh=${RB_PLUGIN_COH:-off},stat=$3/rbstat.in -d plugin -D $3/plugin.log"
 }
 
 # rbstat_channel OUT: the plugin's channel to rbstat in the guest (a FIFO

@@ -16,6 +16,13 @@ iteration, and the per-pair figure is section minus empty loop.
 count_gp and count_callrcu's callback part are windows: instructions of
 every vCPU attributed to kernel functions; the RCU core's functions are
 grouped by the table GROUPS below (one per RCU family).
+
+A boot with the plugin's coherence model (coh=on, boot.sh RB_PLUGIN_COH=on)
+has the window rows' columns COH too (each vCPU's first touches, read
+misses, invalidations and transfers, by the instruction's function) and
+a "line" section (each window's hottest lines: symbol and transfers);
+they add count_gp's coherence rows and count_callrcu's transfers_per_cb.
+Without it (the default) the rows are what they were.
 """
 
 import argparse
@@ -98,6 +105,9 @@ GROUPS: dict[str, dict[str, str]] = {
         "softirq": r"rcu_core|rcu_core_si|invoke_rcu_core|rcu_cpu_kthread.*|rcu_wake_cond|rcu_softirq_qs",
     },
 }
+# The coherence model's columns of window rows (coh=on), in their order;
+# transfers = read_misses + invalidations (cache-to-cache traffic).
+COH = ["first_touches", "read_misses", "invalidations", "transfers"]
 READ_SIDE = r"__rcu_read_(un)?lock|rcu_read_unlock_special|rcu_preempted_reader_exit|.*srcu.*"
 CORE = (r"rcu_.*|__rcu_.*|_?_?call_rcu|synchronize_rcu.*|wakeme_after_rcu|__wait_rcu_gp|wait_rcu_gp"
         r"|invoke_rcu_core|cpu_quiet|force_quiescent_state|_?_?note_gp_changes|force_qs_rnp"
@@ -105,7 +115,7 @@ CORE = (r"rcu_.*|__rcu_.*|_?_?call_rcu|synchronize_rcu.*|wakeme_after_rcu|__wait
 
 
 def read_sections(path: Path) -> dict[str, list[dict[str, str]]]:
-    """The plugin's CSV sections: rows by kind (region, func, addr)."""
+    """The plugin's CSV sections: rows by kind (region, func, addr, line)."""
     rows: dict[str, list[dict[str, str]]] = defaultdict(list)
     header: Optional[list[str]] = None
     text = path.read_text()
@@ -220,10 +230,17 @@ def group_of(func: str, family: str) -> Optional[str]:
     return "other"
 
 
-def window_totals(funcs: Iterable[dict[str, str]], family: str) -> dict[str, float]:
-    """Core totals of one window: insns/fences/locked and insns per group."""
+def window_totals(funcs: Iterable[dict[str, str]], family: str,
+                  addrs: Iterable[dict[str, str]] = ()) -> dict[str, float]:
+    """Totals of one window: the core's insns/fences/locked and insns per
+    group; with the coherence columns (COH) also the core's events, its
+    transfers per group, and the events of all the window's code (func
+    rows and addr rows: module code) under their own names."""
     tot: dict[str, float] = defaultdict(float)
     for f in funcs:
+        if "transfers" in f:
+            for c in COH:
+                tot[c] += int(f[c])
         g = group_of(f["func"], family)
         if g is None:
             continue
@@ -231,7 +248,24 @@ def window_totals(funcs: Iterable[dict[str, str]], family: str) -> dict[str, flo
         tot["core_fences"] += int(f["fences"])
         tot["core_locked"] += int(f["locked"])
         tot["core_insns_" + g] += int(f["insns"])
+        if "transfers" in f:
+            for c in COH:
+                tot["core_" + c] += int(f[c])
+            tot["core_transfers_" + g] += int(f["transfers"])
+    for a in addrs:
+        if "transfers" in a:
+            for c in COH:
+                tot[c] += int(a[c])
     return tot
+
+
+def line_name(line: dict[str, str]) -> str:
+    """A hot line's name for params: symbol(+0xoffset), or phys:0xADDR
+    when the plugin could not name it (heap, stacks)."""
+    if not line["symbol"]:
+        return f"phys:0x{line['line']}"
+    off = int(line["offset"], 16)
+    return line["symbol"] + (f"+0x{off:x}" if off else "")
 
 
 def params_of(params: str) -> dict[str, str]:
@@ -251,17 +285,25 @@ def kernel_gps(kgps: int) -> int:
     return kgps % (1 << KGPS_BITS)
 
 
-def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) -> list[list[str]]:
+def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str,
+                addrs: Iterable[dict] = (), lines: Iterable[dict] = ()) -> list[list[str]]:
     windows = {}
     for f in funcs:
         windows.setdefault(f["seq"], {"seq": f["seq"], "id": f["id"]})
+    coh = any("transfers" in f for f in funcs)
     by_seq: dict[str, list[dict]] = defaultdict(list)
     for f in funcs:
         by_seq[f["seq"]].append(f)
+    addrs_of: dict[str, list[dict]] = defaultdict(list)
+    for a in addrs:
+        addrs_of[a["seq"]].append(a)
+    lines_of: dict[str, list[dict]] = defaultdict(list)
+    for line in lines:
+        lines_of[line["seq"]].append(line)
     out = []
     for rec, lab in join(list(windows.values()), [lab for lab in labels if lab["role"] == "window"],
                          "window"):
-        tot = window_totals(by_seq[rec["seq"]], family)
+        tot = window_totals(by_seq[rec["seq"]], family, addrs_of[rec["seq"]])
         p = params_of(lab["params"])
         if lab["test"] == "count_gp":
             # kgps (the kernel's own grace-period count) is a measurement,
@@ -275,12 +317,24 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str) ->
             if kgps is not None:
                 out.append(row("count_gp", params, "kernel_gps_per_sync",
                                kernel_gps(int(kgps)) / int(p["gps"])))
+            if coh:
+                metrics = COH + ["core_" + c for c in COH] + \
+                          ["core_transfers_" + g for g in GROUP_NAMES]
+                out += [row("count_gp", params, m, tot[m] / per) for m in metrics]
+                # Each hot line a row of its own, named in its params.
+                for line in sorted(lines_of[rec["seq"]], key=lambda x: int(x["rank"])):
+                    out.append(row("count_gp", f"{params};rank={line['rank']};line={line_name(line)}",
+                                   "line_transfers", int(line["transfers"]) / per))
         elif lab["test"] == "count_callrcu":
             # Classic and preempt inline the invocation loop into their
             # softirq handler: per callback is invocation plus softirq.
             invoke = tot["core_insns_cb_invoke"] + tot["core_insns_softirq"]
             out.append(row("count_callrcu", lab["params"], "insns_per_cb",
                            invoke / int(lab["iterations"])))
+            if coh:
+                moved = tot["core_transfers_cb_invoke"] + tot["core_transfers_softirq"]
+                out.append(row("count_callrcu", lab["params"], "transfers_per_cb",
+                               moved / int(lab["iterations"])))
     return out
 
 
@@ -300,7 +354,7 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
     out += range_rows(sections["region"], labels)
-    return out + window_rows(sections["func"], labels, family)
+    return out + window_rows(sections["func"], labels, family, sections["addr"], sections["line"])
 
 
 def main() -> int:

@@ -22,6 +22,12 @@
  *   Interrupts are included: the RCU core's tick work is what a window
  *   measures.
  *
+ *   Coherence (coh=on).  Every load and store of every vCPU goes, by its
+ *   guest physical address, through an MSI model of private caches
+ *   (coherence.h): in windows, its first touches, read misses and
+ *   invalidations (transfers: the last two) are attributed like the
+ *   instructions, and the lines with the most transfers are named.
+ *
  *   Stat (rbstat).  Between RB_OP_STAT_OPEN and RB_OP_STAT_CLOSE, which
  *   rbstat executes in user space around a command, every vCPU's
  *   instructions are counted by class, user and kernel apart, and the
@@ -33,7 +39,9 @@
  * (required: interrupt entries and function names), mem=on|off (count
  * loads and stores with memory callbacks, default on; they slow the
  * guest down), stat=FIFO (rbstat's channel to the guest, optional),
- * statfuncs=REGEX (functions rbstat reports by name, RB_STAT_FUNCS_DEFAULT).
+ * statfuncs=REGEX (functions rbstat reports by name, RB_STAT_FUNCS_DEFAULT),
+ * coh=on|off (the coherence model, default off: then nothing of it runs and
+ * the output is what it was without it; on, it slows the guest further).
  *
  * QEMU 7.2 installs no qemu-plugin.h, so the few declarations this plugin
  * uses are below (from QEMU's include/qemu/qemu-plugin.h, version 1).
@@ -111,11 +119,19 @@ uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 void qemu_plugin_outs(const char *string);
 
+/* Only with coh=on: the guest physical address of an access. */
+struct qemu_plugin_hwaddr;
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
+bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
+uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 /* ---- markers: the protocol of bench-module/rb_marker.h ---------------- */
 
 #include "rb_marker.h"
+#include "coherence.h"
 
 #define RB_OP(disp) (((disp) >> RB_MARKER_OP_SHIFT) & RB_MARKER_OP_MASK)
 #define RB_ID(disp) ((disp) & RB_MARKER_ID_MASK)
@@ -321,6 +337,94 @@ static bool rb_is_entry(uint64_t addr)
 	return false;
 }
 
+/* ---- System.map: data symbols (coh=on: naming the hottest lines) ------ */
+
+/* The kernel image's mapping: phys_base + (vaddr - this) is its physical address. */
+#define RB_START_KERNEL_MAP 0xffffffff80000000ULL
+
+static bool rb_coh_on;
+static struct rb_sym *rb_dsyms;		/* the kernel image's data symbols */
+static struct rb_sym *rb_pcpu_syms;	/* the per-CPU section's symbols (offsets) */
+static size_t rb_ndsyms, rb_npcpu_syms, rb_dsyms_cap, rb_pcpu_syms_cap;
+static uint64_t rb_image_lo, rb_image_hi;	/* _text, _end */
+static uint64_t rb_pcpu_lo, rb_pcpu_hi;		/* __per_cpu_start, __per_cpu_end */
+
+static void rb_sym_push(struct rb_sym **syms, size_t *n, size_t *cap, uint64_t addr,
+			const char *name)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4096;
+		*syms = realloc(*syms, *cap * sizeof(**syms));
+	}
+	(*syms)[*n].addr = addr;
+	(*syms)[*n].name = strdup(name);
+	(*n)++;
+}
+
+/*
+ * One System.map line, for naming lines: data (d, b, r: any binding) in
+ * the kernel image, and the per-CPU section, whose symbols are offsets
+ * into each CPU's per-CPU area (x86-64 before 6.15: zero-based, from
+ * __per_cpu_start to __per_cpu_end, below the image).
+ */
+static void rb_map_data(uint64_t addr, char type, const char *name)
+{
+	if (!strcmp(name, "_text"))
+		rb_image_lo = addr;
+	else if (!strcmp(name, "_end"))
+		rb_image_hi = addr;
+	else if (!strcmp(name, "__per_cpu_start"))
+		rb_pcpu_lo = addr;
+	else if (!strcmp(name, "__per_cpu_end"))
+		rb_pcpu_hi = addr;
+	if (!strchr("dDbBrR", type))
+		return;
+	if (addr >= RB_START_KERNEL_MAP)
+		rb_sym_push(&rb_dsyms, &rb_ndsyms, &rb_dsyms_cap, addr, name);
+	else
+		rb_sym_push(&rb_pcpu_syms, &rb_npcpu_syms, &rb_pcpu_syms_cap, addr, name);
+}
+
+/*
+ * Sort and keep one symbol per address: section markers (_sdata,
+ * __per_cpu_start, __bss_start...) share their address with the first
+ * object, whose name is the one wanted; markers begin with '_', most
+ * objects do not.
+ */
+static void rb_sym_unique(struct rb_sym *syms, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (!*n)
+		return;
+	qsort(syms, *n, sizeof(*syms), rb_sym_cmp);
+	for (i = 1; i < *n; i++) {
+		if (syms[i].addr != syms[k].addr)
+			syms[++k] = syms[i];
+		else if (syms[i].name[0] != '_' || syms[k].name[0] == '_')
+			syms[k] = syms[i];
+	}
+	*n = k + 1;
+}
+
+/* Index of the last of syms (sorted) at or below addr, -1 if none. */
+static long rb_sym_below(const struct rb_sym *syms, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	if (!n || addr < syms[0].addr)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int rb_load_map(const char *path)
 {
 	char line[512], type, name[400];
@@ -335,6 +439,8 @@ static int rb_load_map(const char *path)
 			continue;
 		if (!strcmp(name, "_etext"))
 			rb_text_end = addr;
+		if (rb_coh_on)
+			rb_map_data(addr, type, name);
 		if (type != 't' && type != 'T')
 			continue;
 		if (rb_nsyms == cap) {
@@ -352,6 +458,16 @@ static int rb_load_map(const char *path)
 	if (!rb_text_end)
 		rb_text_end = rb_syms[rb_nsyms - 1].addr + 1;
 	rb_find_entries();
+	if (rb_coh_on) {
+		size_t i, k = 0;
+
+		for (i = 0; i < rb_npcpu_syms; i++)
+			if (rb_pcpu_syms[i].addr >= rb_pcpu_lo && rb_pcpu_syms[i].addr < rb_pcpu_hi)
+				rb_pcpu_syms[k++] = rb_pcpu_syms[i];
+		rb_npcpu_syms = k;
+		rb_sym_unique(rb_dsyms, &rb_ndsyms);
+		rb_sym_unique(rb_pcpu_syms, &rb_npcpu_syms);
+	}
 	return rb_nentries ? 0 : -1;
 }
 
@@ -395,8 +511,16 @@ struct rb_func_cnt {
 	uint64_t insns, fences, locked;
 };
 
+/* Coherence events (coh=on), in the order of their columns; transfers: the last two. */
+enum rb_coh_kind { K_FIRST, K_READ_MISS, K_INVALIDATE, K_N };
+
+struct rb_coh_cnt {
+	uint64_t n[K_N];
+};
+
 /* [slot][vcpu * rb_nsyms + symbol] */
 static struct rb_func_cnt *rb_func_cnt[RB_MAX_WINDOWS];
+static struct rb_coh_cnt *rb_coh_cnt[RB_MAX_WINDOWS];	/* coh=on only */
 
 /* Outside vmlinux text: counts per translation block address. */
 struct rb_tb_cnt {
@@ -404,11 +528,34 @@ struct rb_tb_cnt {
 	unsigned int vcpu;
 	int slot;
 	struct rb_func_cnt c;
+	struct rb_coh_cnt coh;
 	struct rb_tb_cnt *next;
 };
 
 #define RB_TB_HASH 4096
 static struct rb_tb_cnt *rb_tb_hash[RB_TB_HASH];
+
+/* The counts of vCPU vcpu's block at vaddr (outside vmlinux text) in window slot. */
+static struct rb_tb_cnt *rb_tb_cnt_get(int slot, unsigned int vcpu, uint64_t vaddr)
+{
+	struct rb_tb_cnt *t;
+	unsigned int h = (vaddr >> 4) % RB_TB_HASH;
+
+	pthread_mutex_lock(&rb_lock);
+	for (t = rb_tb_hash[h]; t; t = t->next)
+		if (t->addr == vaddr && t->vcpu == vcpu && t->slot == slot)
+			break;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		t->addr = vaddr;
+		t->vcpu = vcpu;
+		t->slot = slot;
+		t->next = rb_tb_hash[h];
+		rb_tb_hash[h] = t;
+	}
+	pthread_mutex_unlock(&rb_lock);
+	return t;
+}
 
 /* rbstat: counts by class, [vcpu][0 user, 1 kernel], and kernel functions. */
 struct rb_stat_vcpu {
@@ -582,6 +729,114 @@ static int rb_stat_name_funcs(const char *re)
 	return 0;
 }
 
+/* ---- the coherence model (coh=on): state and windows ------------------ */
+
+/*
+ * One model of the guest's RAM.  Multi-threaded TCG runs the vCPUs in
+ * parallel, so each line's accesses are serialised by one of
+ * RB_COH_STRIPES locks chosen by line number: neighbouring lines, which
+ * different vCPUs touch at the same time, take different locks (each
+ * lock in a host cache line of its own).
+ */
+#define RB_COH_STRIPES 1024
+#define RB_COH_TOP 5		/* the hottest lines named per window */
+#define RB_COH_LINE_MASK ((1ULL << RB_COH_LINE_SHIFT) - 1)
+
+struct rb_coh_stripe {
+	pthread_mutex_t lock;
+} __aligned(64);
+
+static struct rb_coh rb_coh;
+static struct rb_coh_stripe rb_coh_stripes[RB_COH_STRIPES];
+
+/* Per vCPU, for the end line: what the model took and what it could not. */
+struct rb_coh_vcpu {
+	uint64_t accesses;	/* line accesses modelled */
+	uint64_t io;		/* MMIO or no physical address: skipped */
+	uint64_t outside;	/* above the modelled RAM */
+	uint64_t image_off;	/* kernel image data at another phys_base */
+} __aligned(64);
+
+static struct rb_coh_vcpu rb_coh_vcpus[RB_MAX_VCPUS];
+
+/*
+ * Each line's transfers in the open window, for naming the hottest: slot
+ * says which window (+ 1) the count belongs to, so that a new window
+ * needs no clearing.  Serialised by the line's stripe lock, like the
+ * model's line.
+ */
+struct rb_coh_hot {
+	uint64_t vaddr;		/* the virtual address of its last transfer */
+	uint32_t transfers;
+	uint8_t slot;
+};
+
+static struct rb_coh_hot *rb_coh_hot;	/* [line] */
+
+/* The lines with a transfer in the open window. */
+static pthread_mutex_t rb_coh_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *rb_coh_list;
+static size_t rb_coh_nlist, rb_coh_list_cap;
+
+struct rb_coh_top {
+	uint64_t line, vaddr;
+	uint32_t transfers;
+};
+
+static struct rb_coh_top rb_coh_top[RB_MAX_WINDOWS][RB_COH_TOP];
+static int rb_coh_ntop[RB_MAX_WINDOWS];
+static bool rb_coh_top_done[RB_MAX_WINDOWS];
+
+/*
+ * Each vCPU's per-CPU base (its __per_cpu_offset[], the kernel's GS base),
+ * learnt from its %gs-relative accesses, to name per-CPU lines; 0: none
+ * seen.  And phys_base, learnt from accesses to the kernel image's data
+ * (UINT64_MAX: none yet), to check the physical addresses.
+ */
+static uint64_t rb_gs_base[RB_MAX_VCPUS];
+static uint64_t rb_phys_base = UINT64_MAX;
+
+/* Line a before line b among the hottest: more transfers, then lower address. */
+static bool rb_coh_hotter(uint32_t ta, uint64_t a, const struct rb_coh_top *b)
+{
+	return ta > b->transfers || (ta == b->transfers && a < b->line);
+}
+
+/*
+ * The hottest lines of window slot, from the lines with a transfer in it.
+ * Taken when the next window opens or at exit, not at its close marker:
+ * by then no access of the window can still be on its way.
+ */
+static void rb_coh_window_done(int slot)
+{
+	struct rb_coh_top *top = rb_coh_top[slot];
+	size_t i;
+	int k, n = 0;
+
+	if (!rb_coh_on || rb_coh_top_done[slot])
+		return;
+	rb_coh_top_done[slot] = true;
+	pthread_mutex_lock(&rb_coh_list_lock);
+	for (i = 0; i < rb_coh_nlist; i++) {
+		uint64_t line = rb_coh_list[i];
+		const struct rb_coh_hot *h = &rb_coh_hot[line];
+
+		if (n == RB_COH_TOP && !rb_coh_hotter(h->transfers, line, &top[n - 1]))
+			continue;
+		k = n < RB_COH_TOP ? n++ : n - 1;
+		while (k > 0 && rb_coh_hotter(h->transfers, line, &top[k - 1])) {
+			top[k] = top[k - 1];
+			k--;
+		}
+		top[k].line = line;
+		top[k].vaddr = h->vaddr;
+		top[k].transfers = h->transfers;
+	}
+	rb_coh_ntop[slot] = n;
+	rb_coh_nlist = 0;
+	pthread_mutex_unlock(&rb_coh_list_lock);
+}
+
 static void rb_close_region(unsigned int vcpu, struct rb_vcpu *v, int id)
 {
 	struct rb_record *r;
@@ -628,6 +883,12 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 		    rb_nwindows == RB_MAX_WINDOWS) {
 			rb_unmatched++;
 		} else {
+			if (rb_coh_on) {
+				if (rb_nwindows)
+					rb_coh_window_done(rb_nwindows - 1);
+				rb_coh_cnt[rb_nwindows] = calloc((size_t)rb_nvcpus * rb_nsyms,
+								 sizeof(struct rb_coh_cnt));
+			}
 			rb_func_cnt[rb_nwindows] = calloc((size_t)rb_nvcpus * rb_nsyms,
 							  sizeof(struct rb_func_cnt));
 			rb_window_ids[rb_nwindows] = id;
@@ -665,27 +926,10 @@ static void rb_window_count(int slot, unsigned int vcpu, long func, uint64_t vad
 {
 	struct rb_func_cnt *fc;
 
-	if (func >= 0) {
+	if (func >= 0)
 		fc = &rb_func_cnt[slot][vcpu * rb_nsyms + func];
-	} else {
-		struct rb_tb_cnt *t;
-		unsigned int h = (vaddr >> 4) % RB_TB_HASH;
-
-		pthread_mutex_lock(&rb_lock);
-		for (t = rb_tb_hash[h]; t; t = t->next)
-			if (t->addr == vaddr && t->vcpu == vcpu && t->slot == slot)
-				break;
-		if (!t) {
-			t = calloc(1, sizeof(*t));
-			t->addr = vaddr;
-			t->vcpu = vcpu;
-			t->slot = slot;
-			t->next = rb_tb_hash[h];
-			rb_tb_hash[h] = t;
-		}
-		pthread_mutex_unlock(&rb_lock);
-		fc = &t->c;
-	}
+	else
+		fc = &rb_tb_cnt_get(slot, vcpu, vaddr)->c;
 	fc->insns += cls[C_INSNS];
 	fc->fences += cls[C_FENCES];
 	fc->locked += cls[C_LOCKED];
@@ -806,12 +1050,193 @@ static void rb_mem_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 		rb_stat[vcpu].cnt[udata != NULL][cls]++;
 }
 
+/* ---- the coherence model (coh=on): accesses --------------------------- */
+
+/* What a memory callback knows of its instruction. */
+struct rb_mem_insn {
+	long func;		/* its vmlinux function, -1 outside vmlinux text */
+	uint64_t key;		/* outside vmlinux text: the address its counts go to */
+	int32_t gs_disp;	/* gs: the displacement of its %gs-relative operand */
+	bool gs;		/* its only access is %gs:gs_disp: learn the GS base */
+	bool count;		/* count its loads and stores (rb_mem_exec) */
+	bool kernel;
+	bool rmw;		/* locked: its load fetches the line for ownership */
+};
+
+/*
+ * A %gs-relative instruction whose only memory access is its operand at an
+ * absolute 32-bit displacement: prefixes (65, 66, f0, f2, f3), REX without
+ * X, an opcode of the list, modrm mod 00 r/m 100, SIB index 100 base 101,
+ * disp32.  The kernel's this_cpu_*() compile to it (zero-based per-CPU
+ * symbols), so its address minus disp is the vCPU's GS base.  The list:
+ * ALU, mov, test, xchg, group 1/3 and inc/dec, movzx/movsx, cmpxchg,
+ * xadd, imul: no push, pop, call or string access beside the operand.
+ */
+static bool rb_gs_disp(const uint8_t *p, size_t len, int32_t *disp)
+{
+	const uint8_t *end = p + len;
+	bool gs = false, ok;
+	uint8_t op, reg;
+
+	for (; p < end; p++) {
+		if (*p == 0x65)
+			gs = true;
+		else if (*p != 0x66 && *p != 0xf0 && *p != 0xf2 && *p != 0xf3)
+			break;
+	}
+	if (p < end && (*p & 0xf0) == 0x40) {
+		if (*p & 2)	/* REX.X: an index register */
+			return false;
+		p++;
+	}
+	if (!gs || end - p < 7)
+		return false;
+	op = *p++;
+	if (op == 0x0f) {
+		op = *p++;
+		ok = op == 0xb6 || op == 0xb7 || op == 0xbe || op == 0xbf || op == 0xb0 ||
+		     op == 0xb1 || op == 0xc0 || op == 0xc1 || op == 0xaf;
+	} else {
+		reg = (p[0] >> 3) & 7;
+		ok = (op < 0x40 && (op & 7) < 4) || (op >= 0x80 && op <= 0x8b && op != 0x82) ||
+		     op == 0xc6 || op == 0xc7 || op == 0xf6 || op == 0xf7 || op == 0xfe ||
+		     (op == 0xff && reg <= 1);
+	}
+	if (!ok || end - p < 6 || (p[0] & 0xc7) != 0x04 || (p[1] & 0x3f) != 0x25)
+		return false;
+	memcpy(disp, p + 2, 4);
+	return true;
+}
+
+/*
+ * Kernel image data is mapped at RB_START_KERNEL_MAP + its physical
+ * address - phys_base: every access there should give one phys_base.
+ */
+static void rb_coh_phys_base(struct rb_coh_vcpu *cv, uint64_t pb)
+{
+	uint64_t cur = __atomic_load_n(&rb_phys_base, __ATOMIC_RELAXED);
+
+	if (cur == UINT64_MAX && __atomic_compare_exchange_n(&rb_phys_base, &cur, pb, false,
+							     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	if (cur != pb)
+		cv->image_off++;
+}
+
+/* A transfer of line n in window slot, under the line's stripe lock. */
+static void rb_coh_hot_add(int slot, uint64_t n, uint64_t vaddr)
+{
+	struct rb_coh_hot *h = &rb_coh_hot[n];
+
+	if (h->slot != slot + 1) {
+		h->slot = slot + 1;
+		h->transfers = 0;
+		pthread_mutex_lock(&rb_coh_list_lock);
+		if (rb_coh_nlist == rb_coh_list_cap) {
+			rb_coh_list_cap = rb_coh_list_cap ? 2 * rb_coh_list_cap : 4096;
+			rb_coh_list = realloc(rb_coh_list, rb_coh_list_cap * sizeof(*rb_coh_list));
+		}
+		rb_coh_list[rb_coh_nlist++] = n;
+		pthread_mutex_unlock(&rb_coh_list_lock);
+	}
+	h->transfers++;
+	h->vaddr = vaddr;
+}
+
+/* An event of vCPU vcpu's instruction mi in window slot, where its instructions go. */
+static void rb_coh_count(int slot, unsigned int vcpu, const struct rb_mem_insn *mi,
+			 enum rb_coh_event e)
+{
+	struct rb_coh_cnt *c;
+	int k;
+
+	if (e == RB_COH_FIRST)
+		k = K_FIRST;
+	else if (e == RB_COH_READ_MISS)
+		k = K_READ_MISS;
+	else if (e == RB_COH_INVALIDATE)
+		k = K_INVALIDATE;
+	else
+		return;		/* hits and fills move nothing between caches */
+	if (mi->func >= 0)
+		c = &rb_coh_cnt[slot][vcpu * rb_nsyms + mi->func];
+	else
+		c = &rb_tb_cnt_get(slot, vcpu, mi->key)->coh;
+	c->n[k]++;
+}
+
+/* vCPU vcpu's access to the line holding vaddr. */
+static void rb_coh_line(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+			const struct rb_mem_insn *mi, bool write)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	struct rb_coh_vcpu *cv = &rb_coh_vcpus[vcpu];
+	pthread_mutex_t *lock;
+	enum rb_coh_event e;
+	uint64_t pa, n;
+	int w;
+
+	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+		cv->io++;
+		return;
+	}
+	pa = qemu_plugin_hwaddr_phys_addr(hw);
+	if (vaddr >= rb_image_lo && vaddr < rb_image_hi)
+		rb_coh_phys_base(cv, pa - (vaddr - RB_START_KERNEL_MAP));
+	n = pa >> RB_COH_LINE_SHIFT;
+	lock = &rb_coh_stripes[n % RB_COH_STRIPES].lock;
+	/* Read once: the model's event and its window counts agree. */
+	w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
+	pthread_mutex_lock(lock);
+	e = rb_coh_access(&rb_coh, pa, vcpu, write);
+	if (w && rb_coh_is_transfer(e))
+		rb_coh_hot_add(w - 1, n, vaddr);
+	pthread_mutex_unlock(lock);
+	if (e == RB_COH_OUTSIDE) {
+		cv->outside++;
+		return;
+	}
+	cv->accesses++;
+	if (w)
+		rb_coh_count(w - 1, vcpu, mi, e);
+}
+
+/*
+ * coh=on: every instruction's callback.  A locked read-modify-write is
+ * one request for ownership on hardware, so its load counts as a write
+ * (then its store hits the line it holds modified); an access that spans
+ * two lines touches both.
+ */
+static void rb_mem_coh_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+			    void *udata)
+{
+	const struct rb_mem_insn *mi = udata;
+	bool write = mi->rmw || qemu_plugin_mem_is_store(info);
+	uint64_t size = 1ULL << qemu_plugin_mem_size_shift(info);
+	uint64_t base = vaddr - (int64_t)mi->gs_disp;
+
+	if (mi->count)
+		rb_mem_exec(vcpu, info, vaddr, mi->kernel ? (void *)1 : NULL);
+	/*
+	 * Per-CPU areas are page-aligned, in the upper half (the direct map
+	 * of 5-level paging, -cpu max, starts at 0xff11000000000000, below
+	 * rb_is_kernel()'s bound): anything else was no GS base.
+	 */
+	if (mi->gs && !(base & 0xfff) && (int64_t)base < 0)
+		__atomic_store_n(&rb_gs_base[vcpu], base, __ATOMIC_RELAXED);
+	rb_coh_line(vcpu, info, vaddr, mi, write);
+	if ((vaddr & RB_COH_LINE_MASK) + size > RB_COH_LINE_MASK + 1)
+		rb_coh_line(vcpu, info, (vaddr | RB_COH_LINE_MASK) + 1, mi, write);
+}
+
 static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(qtb);
 	struct rb_insn *ins = calloc(n ? n : 1, sizeof(*ins));
 	struct rb_tb *tb = calloc(1, sizeof(*tb));
-	bool has_marker = false;
+	/* coh=on: what each instruction's memory callback needs (never freed). */
+	struct rb_mem_insn *mis = rb_coh_on ? calloc(n ? n : 1, sizeof(*mis)) : NULL;
+	bool has_marker = false, slow;
 
 	tb->vaddr = qemu_plugin_tb_vaddr(qtb);
 	tb->entry = rb_is_entry(tb->vaddr);
@@ -842,15 +1267,40 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 		 * memory callbacks stops making progress after a test (none
 		 * in 6 with mem=off; not registering them on any block's last
 		 * instruction did not help): cause unknown.
+		 *
+		 * coh=on: on every instruction, since the model needs every
+		 * address; loads and stores are counted as without it (count).
+		 * An interrupt delivered after a block then reports its own
+		 * accesses through the last instruction's callback: they are
+		 * real accesses, modelled as that instruction's.
 		 */
-		if (rb_mem && !in->d.mem_known)
+		if (rb_coh_on) {
+			struct rb_mem_insn *mi = &mis[i];
+
+			mi->func = in->func;
+			mi->kernel = rb_is_kernel(in->vaddr);
+			mi->count = rb_mem && !in->d.mem_known;
+			mi->rmw = in->d.cls[C_LOCKED];
+			/* Not a last instruction: an interrupt's accesses are no %gs ones. */
+			mi->gs = mi->kernel && i + 1 < n &&
+				 rb_gs_disp(qemu_plugin_insn_data(qi), qemu_plugin_insn_size(qi),
+					    &mi->gs_disp);
+			qemu_plugin_register_vcpu_mem_cb(qi, rb_mem_coh_exec,
+							 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+							 mi);
+		} else if (rb_mem && !in->d.mem_known) {
 			qemu_plugin_register_vcpu_mem_cb(qi, rb_mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW,
 							 rb_is_kernel(in->vaddr) ? (void *)1 : NULL);
+		}
 	}
 	tb->iret = n && ins[n - 1].d.iret;
 	tb->ret = n && ins[n - 1].d.cls[C_RETS];
-	if (has_marker || tb->func == -3) {
+	slow = has_marker || tb->func == -3;
+	/* Outside vmlinux text events go where the instructions go: rb_window_count(). */
+	for (i = 0; mis && i < n; i++)
+		mis[i].key = slow ? ins[i].vaddr : tb->vaddr;
+	if (slow) {
 		/* Per instruction: markers take effect exactly where they are. */
 		for (i = 0; i < n; i++)
 			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(qtb, i),
@@ -890,31 +1340,140 @@ static void rb_write_counts(FILE *f)
 	}
 }
 
+/* coh=on: the coherence columns of a window row (c: its counts). */
+static void rb_write_coh(FILE *f, const struct rb_coh_cnt *c)
+{
+	if (!rb_coh_on)
+		return;
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->n[K_FIRST],
+		c->n[K_READ_MISS], c->n[K_INVALIDATE], c->n[K_READ_MISS] + c->n[K_INVALIDATE]);
+}
+
 static void rb_write_funcs(FILE *f)
 {
+	static const struct rb_coh_cnt none;
 	unsigned int vcpu;
 	size_t i, h;
 	int w;
 
-	fprintf(f, "# rbcount 1: windows\nkind,seq,vcpu,id,func,addr,insns,fences,locked\n");
+	fprintf(f, "# rbcount 1: windows\nkind,seq,vcpu,id,func,addr,insns,fences,locked%s\n",
+		rb_coh_on ? ",first_touches,read_misses,invalidations,transfers" : "");
 	for (w = 0; w < rb_nwindows; w++) {
 		for (vcpu = 0; vcpu < rb_nvcpus; vcpu++) {
 			for (i = 0; i < rb_nsyms; i++) {
 				struct rb_func_cnt *fc = &rb_func_cnt[w][vcpu * rb_nsyms + i];
+				const struct rb_coh_cnt *cc = rb_coh_on ?
+					&rb_coh_cnt[w][vcpu * rb_nsyms + i] : &none;
 
-				if (fc->insns)
-					fprintf(f, "func,%d,%u,%d,%s,%" PRIx64 ",%" PRIu64 ",%" PRIu64
-						",%" PRIu64 "\n", w, vcpu, rb_window_ids[w],
-						rb_syms[i].name, rb_syms[i].addr, fc->insns,
-						fc->fences, fc->locked);
+				/* An access just after the window opened, its block before. */
+				if (!fc->insns && !memcmp(cc, &none, sizeof(none)))
+					continue;
+				fprintf(f, "func,%d,%u,%d,%s,%" PRIx64 ",%" PRIu64 ",%" PRIu64
+					",%" PRIu64, w, vcpu, rb_window_ids[w], rb_syms[i].name,
+					rb_syms[i].addr, fc->insns, fc->fences, fc->locked);
+				rb_write_coh(f, cc);
+				fputc('\n', f);
 			}
 		}
 	}
-	for (h = 0; h < RB_TB_HASH; h++)
-		for (struct rb_tb_cnt *t = rb_tb_hash[h]; t; t = t->next)
-			fprintf(f, "addr,%d,%u,%d,,%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+	for (h = 0; h < RB_TB_HASH; h++) {
+		for (struct rb_tb_cnt *t = rb_tb_hash[h]; t; t = t->next) {
+			fprintf(f, "addr,%d,%u,%d,,%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 				t->slot, t->vcpu, rb_window_ids[t->slot], t->addr, t->c.insns,
 				t->c.fences, t->c.locked);
+			rb_write_coh(f, &t->coh);
+			fputc('\n', f);
+		}
+	}
+}
+
+/*
+ * The name of the data at vaddr: "percpu:<symbol>" inside a vCPU's static
+ * per-CPU area (its GS base as learnt), "<symbol>" in the kernel image's
+ * data, else "" (heap, stacks, dynamic per-CPU memory: System.map does not
+ * know them); *off: vaddr's offset from the symbol.
+ */
+static const char *rb_coh_name(uint64_t vaddr, uint64_t *off)
+{
+	static char buf[512];
+	unsigned int v;
+	long i;
+
+	for (v = 0; v < rb_nvcpus; v++) {
+		uint64_t o = vaddr - rb_gs_base[v];
+
+		if (!rb_gs_base[v] || o >= rb_pcpu_hi - rb_pcpu_lo)
+			continue;
+		i = rb_sym_below(rb_pcpu_syms, rb_npcpu_syms, rb_pcpu_lo + o);
+		if (i < 0)
+			break;
+		*off = rb_pcpu_lo + o - rb_pcpu_syms[i].addr;
+		snprintf(buf, sizeof(buf), "percpu:%s", rb_pcpu_syms[i].name);
+		return buf;
+	}
+	if (vaddr < rb_image_lo || vaddr >= rb_image_hi)
+		return "";
+	i = rb_sym_below(rb_dsyms, rb_ndsyms, vaddr);
+	if (i < 0)
+		return "";
+	*off = vaddr - rb_dsyms[i].addr;
+	return rb_dsyms[i].name;
+}
+
+/*
+ * coh=on: the hottest lines of each window, up to RB_COH_TOP by transfers:
+ * its physical address, the virtual address of its last transfer in the
+ * window, what lies there (symbol and offset, hex), its transfers.
+ */
+static void rb_write_lines(FILE *f)
+{
+	int w, k;
+
+	if (!rb_coh_on)
+		return;
+	fprintf(f, "# rbcount 1: lines\nkind,seq,id,rank,line,vaddr,symbol,offset,transfers\n");
+	for (w = 0; w < rb_nwindows; w++) {
+		rb_coh_window_done(w);
+		for (k = 0; k < rb_coh_ntop[w]; k++) {
+			const struct rb_coh_top *t = &rb_coh_top[w][k];
+			uint64_t off = 0;
+			const char *name = rb_coh_name(t->vaddr, &off);
+
+			fprintf(f, "line,%d,%d,%d,%" PRIx64 ",%" PRIx64 ",%s,", w, rb_window_ids[w],
+				k + 1, t->line << RB_COH_LINE_SHIFT, t->vaddr, name);
+			if (*name)
+				fprintf(f, "%" PRIx64, off);
+			fprintf(f, ",%u\n", t->transfers);
+		}
+	}
+}
+
+/* coh=on: the end line's account of the model. */
+static void rb_write_coh_end(FILE *f)
+{
+	uint64_t tot[4] = { 0 };
+	unsigned int v, bases = 0;
+
+	if (!rb_coh_on)
+		return;
+	for (v = 0; v < rb_nvcpus; v++) {
+		tot[0] += rb_coh_vcpus[v].accesses;
+		tot[1] += rb_coh_vcpus[v].io;
+		tot[2] += rb_coh_vcpus[v].outside;
+		tot[3] += rb_coh_vcpus[v].image_off;
+		bases += rb_gs_base[v] != 0;
+	}
+	fprintf(f, ", coherence: RAM %" PRIu64 " MiB, accesses %" PRIu64 ", io %" PRIu64
+		", outside %" PRIu64 ", phys_base ", (rb_coh.nlines << RB_COH_LINE_SHIFT) >> 20,
+		tot[0], tot[1], tot[2]);
+	if (rb_phys_base == UINT64_MAX)
+		fprintf(f, "unknown");
+	else
+		fprintf(f, "%" PRIx64, rb_phys_base);
+	fprintf(f, " (%" PRIu64 " image accesses off it), per-CPU bases %u of %u:", tot[3], bases,
+		rb_nvcpus);
+	for (v = 0; v < rb_nvcpus; v++)
+		fprintf(f, " %" PRIx64, rb_gs_base[v]);
 }
 
 static void rb_atexit(qemu_plugin_id_t id, void *udata)
@@ -934,16 +1493,115 @@ static void rb_atexit(qemu_plugin_id_t id, void *udata)
 	}
 	rb_write_counts(f);
 	rb_write_funcs(f);
+	rb_write_lines(f);
 	fprintf(f, "# rbcount 1: end (regions %zu, unmatched markers %" PRIu64
 		", blocks %lu fast %lu per-insn, ranges %d, last %" PRIx64 "-%" PRIx64
-		", rbstat windows %" PRIu64 ")\n",
+		", rbstat windows %" PRIu64,
 		rb_nrecords, rb_unmatched, rb_ntb_fast, rb_ntb_slow, rb_range_gen,
 		rb_range_lo, rb_range_hi, rb_stat_windows);
+	rb_write_coh_end(f);
+	fprintf(f, ")\n");
 	if (fclose(f) || rename(tmp, rb_out_path)) {
 		snprintf(msg, sizeof(msg), "rbcount: error: cannot write %s\n", rb_out_path);
 		qemu_plugin_outs(msg);
 	}
 	free(tmp);
+}
+
+/*
+ * The guest's RAM in bytes from QEMU's own -m, which the plugin API of
+ * QEMU 7.2 does not pass on: "-m 512" (MiB), "-m 512M", "-m 1G",
+ * "-m size=1G,maxmem=4G"; without -m QEMU's default, 128 MiB.  0: -m
+ * unreadable.
+ */
+static uint64_t rb_guest_ram(void)
+{
+	uint64_t ram = 128ULL << 20;
+	char *args = NULL, *a, *next, *end, *val, *tok, *save;
+	size_t len = 0, cap = 0;
+	ssize_t got;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			args = realloc(args, cap + 1);
+		}
+		got = read(fd, args + len, cap - len);
+		len += got > 0 ? got : 0;
+	} while (got > 0);
+	close(fd);
+	args[len] = '\0';
+	for (a = args; a < args + len; a = next) {
+		next = a + strlen(a) + 1;
+		if ((strcmp(a, "-m") && strcmp(a, "--m")) || next >= args + len)
+			continue;
+		ram = 0;
+		val = next;
+		next = val + strlen(val) + 1;
+		for (tok = strtok_r(val, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			double x;
+
+			if (!strncmp(tok, "size=", 5))
+				tok += 5;
+			else if (strchr(tok, '='))
+				continue;
+			x = strtod(tok, &end);
+			if (end == tok || x <= 0)
+				break;
+			switch (*end | 0x20) {
+			case ' ':	/* '\0' | 0x20: no suffix, MiB */
+			case 'm':
+				ram = x * (1 << 20);
+				break;
+			case 'g':
+				ram = x * (1 << 30);
+				break;
+			case 't':
+				ram = x * (1ULL << 40);
+				break;
+			case 'k':
+				ram = x * (1 << 10);
+				break;
+			case 'b':
+				ram = x;
+				break;
+			}
+			break;
+		}
+	}
+	free(args);
+	return ram;
+}
+
+/*
+ * coh=on: the model, sized from the guest's RAM; physical addresses above
+ * it (devices' memory; RAM above the 4 GiB hole of a guest with more than
+ * about 3 GiB) are outside it.
+ */
+static int rb_coh_setup(void)
+{
+	uint64_t ram = rb_guest_ram();
+	char msg[256];
+	int i;
+
+	if (!ram) {
+		qemu_plugin_outs("rbcount: error: coh=on: no guest RAM size (-m) in QEMU's arguments\n");
+		return -1;
+	}
+	if (rb_coh_init(&rb_coh, ram))
+		rb_coh_hot = calloc(rb_coh.nlines, sizeof(*rb_coh_hot));
+	if (!rb_coh_hot) {
+		snprintf(msg, sizeof(msg), "rbcount: error: coh=on: no memory for %" PRIu64
+			 " MiB of guest RAM\n", ram >> 20);
+		qemu_plugin_outs(msg);
+		return -1;
+	}
+	for (i = 0; i < RB_COH_STRIPES; i++)
+		pthread_mutex_init(&rb_coh_stripes[i].lock, NULL);
+	return 0;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
@@ -960,6 +1618,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			map = argv[i] + 4;
 		} else if (!strcmp(argv[i], "mem=on") || !strcmp(argv[i], "mem=off")) {
 			rb_mem = !strcmp(argv[i], "mem=on");
+		} else if (!strcmp(argv[i], "coh=on") || !strcmp(argv[i], "coh=off")) {
+			rb_coh_on = !strcmp(argv[i], "coh=on");
 		} else if (!strncmp(argv[i], "statfuncs=", 10)) {
 			statfuncs = argv[i] + 10;
 		} else if (!strncmp(argv[i], "stat=", 5)) {
@@ -999,6 +1659,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	rb_nvcpus = nvcpus;
+	if (rb_coh_on && rb_coh_setup())
+		return -1;
 	rb_stat_func = calloc((size_t)nvcpus * rb_nsyms, sizeof(*rb_stat_func));
 	rb_stat_entries = calloc((size_t)nvcpus * rb_nsyms, sizeof(*rb_stat_entries));
 	if (rb_stat_name_funcs(statfuncs)) {
