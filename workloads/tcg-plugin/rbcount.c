@@ -280,22 +280,30 @@ static int rb_sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Index of the function holding addr, -1 outside vmlinux text. */
-static long rb_func_of(uint64_t addr)
+/* Index of the last of syms (sorted) at or below addr, -1 if none. */
+static long rb_sym_below(const struct rb_sym *syms, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = rb_nsyms;
+	size_t lo = 0, hi = n;
 
-	if (!rb_nsyms || addr < rb_syms[0].addr || addr >= rb_text_end)
+	if (!n || addr < syms[0].addr)
 		return -1;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
-		if (rb_syms[mid].addr <= addr)
+		if (syms[mid].addr <= addr)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Index of the function holding addr, -1 outside vmlinux text. */
+static long rb_func_of(uint64_t addr)
+{
+	if (addr >= rb_text_end)
+		return -1;
+	return rb_sym_below(rb_syms, rb_nsyms, addr);
 }
 
 static void rb_add_entry(uint64_t lo, uint64_t hi)
@@ -405,24 +413,6 @@ static void rb_sym_unique(struct rb_sym *syms, size_t *n)
 			syms[k] = syms[i];
 	}
 	*n = k + 1;
-}
-
-/* Index of the last of syms (sorted) at or below addr, -1 if none. */
-static long rb_sym_below(const struct rb_sym *syms, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	if (!n || addr < syms[0].addr)
-		return -1;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static int rb_load_map(const char *path)
