@@ -285,21 +285,23 @@ def kernel_gps(kgps: int) -> int:
     return kgps % (1 << KGPS_BITS)
 
 
+def rows_by_seq(rows: Iterable[dict]) -> dict[str, list[dict]]:
+    """Rows grouped by their window's seq."""
+    out: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        out[r["seq"]].append(r)
+    return out
+
+
 def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str,
                 addrs: Iterable[dict] = (), lines: Iterable[dict] = ()) -> list[list[str]]:
     windows = {}
     for f in funcs:
         windows.setdefault(f["seq"], {"seq": f["seq"], "id": f["id"]})
     coh = any("transfers" in f for f in funcs)
-    by_seq: dict[str, list[dict]] = defaultdict(list)
-    for f in funcs:
-        by_seq[f["seq"]].append(f)
-    addrs_of: dict[str, list[dict]] = defaultdict(list)
-    for a in addrs:
-        addrs_of[a["seq"]].append(a)
-    lines_of: dict[str, list[dict]] = defaultdict(list)
-    for line in lines:
-        lines_of[line["seq"]].append(line)
+    by_seq = rows_by_seq(funcs)
+    addrs_of = rows_by_seq(addrs)
+    lines_of = rows_by_seq(lines)
     out = []
     for rec, lab in join(list(windows.values()), [lab for lab in labels if lab["role"] == "window"],
                          "window"):
