@@ -4,8 +4,9 @@
 # The 6.1 RCU and SRCU API beyond the read side works on every kernel of
 # the suite: tests/modules/rb_apitest (callbacks, rcu_barrier, expedited,
 # multiple and polled grace periods, kvfree_rcu, the lockdep helpers,
-# reader nesting, each grace-period primitive against rcu/sched/bh/irq
-# readers on another CPU, SRCU) is built against each built kernel and
+# reader nesting, each grace-period primitive against rcu/sched/bh/irq and
+# handoff (rcu_read_lock() to preempt_disable() and back) readers on
+# another CPU, SRCU) is built against each built kernel and
 # loaded in a 2-vCPU guest (preempt also booted with gp_stages=4); every
 # check must print "ok" and the module's last line must be "done $checks
 # ok 0 failed".  The test skips (77) when no kernel is built and fails
@@ -18,8 +19,9 @@ set -euo pipefail
 test_tmp
 
 # The number of checks rb_apitest.c runs: 14 single checks, 9 RCU
-# grace-period primitives x 4 reader kinds, 8 SRCU checks.
-checks=60
+# grace-period primitives x 5 reader kinds (rcu, sched, bh, irq, handoff),
+# 10 SRCU checks (3 of them grace periods against an SRCU reader).
+checks=69
 
 cat >"$tmp/job.sh" <<'JOB'
 insmod /extra/rb_apitest.ko

@@ -13,7 +13,9 @@
  * barrier, a cookie that is complete or still pending, a reader that was
  * still inside its critical section when a grace period returned.  The
  * gp_<primitive>_waits_<reader> checks hold a reader on another CPU for
- * hold_ms and fail if the grace-period primitive returns before it ended.
+ * hold_ms and fail if the grace-period primitive returns before it ended;
+ * the handoff reader goes from rcu_read_lock() to preempt_disable() and
+ * back every few ms, as rcutorture's readers do.
  *
  * Only exported symbols are used: a symbol one kernel lacks makes the
  * module fail to load, which the host test reports as a failure.
@@ -693,8 +695,10 @@ static bool check_read_lock_nesting(const void *unused)
 
 /* ---- grace periods against a reader on another CPU ---- */
 
-enum rb_reader { RB_RCU, RB_SCHED, RB_BH, RB_IRQ, RB_SRCU };
-static const char * const rb_reader_names[] = { "rcu", "sched", "bh", "irq", "srcu" };
+enum rb_reader { RB_RCU, RB_SCHED, RB_BH, RB_IRQ, RB_HANDOFF, RB_SRCU };
+static const char * const rb_reader_names[] = {
+	"rcu", "sched", "bh", "irq", "handoff", "srcu",
+};
 
 enum rb_gp {
 	GP_SYNC, GP_EXP, GP_MULT, GP_COND, GP_COND_FULL, GP_POLL, GP_POLL_FULL,
@@ -716,6 +720,31 @@ struct rb_reader_ctx {
 	struct task_struct *task;
 };
 
+/* Each segment of a handoff reader, in ms: ticks come inside each. */
+#define RB_HANDOFF_MS 3
+
+/*
+ * One critical section for hold_ms that hands its protection over from
+ * rcu_read_lock() to a preempt-disabled region and back every
+ * RB_HANDOFF_MS, as rcutorture's readers do: each rcu_read_unlock()
+ * comes with preemption disabled and each rcu_read_lock() before it is
+ * enabled again.  A grace period must wait for the whole of it.
+ */
+static void rb_handoff_hold(void)
+{
+	unsigned int ms;
+
+	for (ms = 0; ms + 2 * RB_HANDOFF_MS <= hold_ms; ms += 2 * RB_HANDOFF_MS) {
+		mdelay(RB_HANDOFF_MS);
+		preempt_disable();
+		rcu_read_unlock();
+		mdelay(RB_HANDOFF_MS);
+		rcu_read_lock();
+		preempt_enable();
+	}
+	mdelay(hold_ms - ms);
+}
+
 static int rb_reader_fn(void *arg)
 {
 	struct rb_reader_ctx *r = arg;
@@ -724,6 +753,7 @@ static int rb_reader_fn(void *arg)
 
 	switch (r->type) {
 	case RB_RCU:
+	case RB_HANDOFF:
 		rcu_read_lock();
 		break;
 	case RB_SCHED:
@@ -742,11 +772,14 @@ static int rb_reader_fn(void *arg)
 	complete(&r->entered);
 	if (r->type == RB_SRCU)
 		msleep(hold_ms);	/* SRCU readers may sleep */
+	else if (r->type == RB_HANDOFF)
+		rb_handoff_hold();
 	else
 		mdelay(hold_ms);
 	WRITE_ONCE(r->ended, true);
 	switch (r->type) {
 	case RB_RCU:
+	case RB_HANDOFF:
 		rcu_read_unlock();
 		break;
 	case RB_SCHED:
@@ -1111,7 +1144,7 @@ static int __init rb_apitest_init(void)
 	run_check("kvfree_rcu", check_kvfree_rcu, NULL);
 	run_check("read_lock_held", check_read_lock_held, NULL);
 	run_check("read_lock_nesting", check_read_lock_nesting, NULL);
-	run_gp_cases(rb_rcu_gps, ARRAY_SIZE(rb_rcu_gps), RB_RCU, RB_IRQ);
+	run_gp_cases(rb_rcu_gps, ARRAY_SIZE(rb_rcu_gps), RB_RCU, RB_HANDOFF);
 	run_check("srcu_init", check_srcu_init, NULL);
 	run_check("srcu_read_lock", check_srcu_read_lock, NULL);
 	run_check("call_srcu", check_call_srcu, NULL);
