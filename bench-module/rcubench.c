@@ -1142,9 +1142,13 @@ out:
  * they ran (regions of one id run one after the other on one CPU).
  *
  * irqs=off runs the loop with interrupts disabled; irqs=on with them
- * enabled (the real path: local_irq_restore() ends in sti) and preemption
- * disabled so that the region stays on its CPU; the plugin counts the
- * interrupts that land in it separately.
+ * enabled (the real path: local_irq_restore() ends in sti) and the loop
+ * preemptible, as readers usually run: migration disabled so that the
+ * region stays on its CPU, SCHED_FIFO so that no other task runs inside
+ * it; the plugin counts the interrupts that land in it separately.
+ * Preemptible RCU's rcu_read_unlock() inside a disabled region (irqs=off)
+ * holds its count on the CPU and the next rcu_read_lock() carries it on:
+ * that is the path irqs=off counts there.
  */
 #include "rb_marker.h"
 
@@ -1206,18 +1210,34 @@ RB_DEFINE_REGION(rb_region_read, RB_ID_COUNT_READ)
 
 RB_DEFINE_REGION(rb_region_read_mb, RB_ID_COUNT_READ_MB)
 
-/* One region of n iterations, with interrupts on (preemption off) or off. */
+/*
+ * One read-side critical section just before a region, in its context:
+ * the region's first section then finds what each later one finds (with
+ * preemptible RCU, a count held on the CPU or none), so that every
+ * iteration of the region runs the same instructions.
+ */
+static noinline void rb_settle_read_side(void)
+{
+	rcu_read_lock();
+	rcu_read_unlock();
+}
+
+/* One region of n iterations, preemptible with interrupts on, or irqs off. */
 static void rb_count_region(void (*region)(void (*fn)(long), long),
 			    void (*fn)(long last), long n, bool irqs_on)
 {
 	unsigned long flags;
 
 	if (irqs_on) {
-		preempt_disable();
+		sched_set_fifo(current);
+		migrate_disable();
+		rb_settle_read_side();
 		region(fn, n);
-		preempt_enable();
+		migrate_enable();
+		sched_set_normal(current, 0);
 	} else {
 		local_irq_save(flags);
+		rb_settle_read_side();
 		region(fn, n);
 		local_irq_restore(flags);
 	}

@@ -10,7 +10,9 @@
 #    of the disassembly;
 #  - irqflags (preempt): an outermost pair executes the pushf, cli and sti
 #    that the disassembly of __rcu_read_lock() and of __rcu_read_unlock()
-#    (its path up to its first call, the unlikely preempted-reader case)
+#    (its path up to its first call, the unlikely preempted-reader case;
+#    the calls of the held-count path, rcu_read_hold() and
+#    rcu_read_release_held(), which touch no interrupt flag, do not end it)
 #    shows, no sti with interrupts off, and no fence or locked instruction;
 #  - counter (classic-preempt, tree-preempt: a preemption or nesting
 #    count): no fence or locked instruction per pair, read_mb adds the
@@ -33,7 +35,8 @@ need_tool objdump
 VCPUS=2
 
 # irqflag_ops KERNEL CLASS: CLASS (pushf, cli, sti, popf) instructions in
-# __rcu_read_lock plus __rcu_read_unlock up to its first call.
+# __rcu_read_lock plus __rcu_read_unlock up to its first call (other than
+# the held-count path's).
 irqflag_ops() {
 	local obj map f lo hi total=0 n
 	obj=$(kernel_obj "$1")
@@ -44,7 +47,7 @@ irqflag_ops() {
 		hi=$(sort "$map" | awk -v lo="$lo" '$1 > lo && $2 ~ /^[tT]$/ { print $1; exit }')
 		n=$(objdump -d --no-show-raw-insn --start-address=0x$lo --stop-address=0x$hi "$obj/vmlinux" |
 			awk -v c="$2" '/^ *[0-9a-f]+:/ { sub(/^[^:]*:[ \t]*/, ""); split($0, w, /[ \t]+/)
-				if (w[1] ~ /^call/) stop = 1; if (!stop && (w[1] == c || w[1] == c "q")) n++ }
+				if (w[1] ~ /^call/ && $0 !~ /<rcu_read_(hold|release_held)>/) stop = 1; if (!stop && (w[1] == c || w[1] == c "q")) n++ }
 				END { print n + 0 }')
 		total=$((total + n))
 	done
