@@ -15,8 +15,9 @@ expect_fail "unknown option" "$RB_TOP/verify/run.sh" --bogus
 
 # the fast ones of verify/configs (seconds each): drop waitmb, drop
 # waitack, GP_STAGES=1, Quick Quiz 7 at GP_STAGES=1 and (3 CPUs, about a
-# minute) 2, a liveness mutation
-muts=(mut-nowaitmb-gp2 mut-nowaitack-gp2 gp1-2cpu mut-qq7-2cpu-gp1 mut-qq7-3cpu-gp2 mut-live-noack)
+# minute) 2, a liveness mutation, the reader hand-off without the held
+# count (the code before the fix)
+muts=(mut-nowaitmb-gp2 mut-nowaitack-gp2 gp1-2cpu mut-qq7-2cpu-gp1 mut-qq7-3cpu-gp2 mut-live-noack mut-nohold-gp2)
 "$RB_TOP/verify/run.sh" "${muts[@]}" | tee "$tmp/table" || fail "an outcome differs from verify/configs"
 for m in "${muts[@]}"; do
 	row=$(awk -v n="$m" '$1 == n' "$tmp/table")

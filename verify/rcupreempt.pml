@@ -19,6 +19,26 @@
  *     (kfree) once the callback reached the donelist.  It loops, so grace
  *     periods keep being requested.  The callback flows
  *     nextlist -> waitlist[0..GP_STAGES-1] -> donelist (cb_stage).
+ *   - With -DHANDOFF, RCU-sched folded into RCU and readers that hand
+ *     their protection off to a preempt-disabled region and back:
+ *     the per-CPU rcu_sched_qs_flag (sqs_flag) is set at each flip with
+ *     rcu_flip_flag, and waitmb also waits for it; the tick clears it
+ *     (rcu_sched_qs(), after smp_mb()) when the interrupted code is not
+ *     in a preempt-disabled region (rcu_tick_in_sched_qs()), and so does
+ *     the context switch of a migration (rcu_note_context_switch()).  A
+ *     reader may, inside its section, preempt_disable();
+ *     rcu_read_unlock(); then either rcu_read_lock(); preempt_enable()
+ *     (and again, any number of times) or preempt_enable(), which ends
+ *     the chain: one critical section throughout, ref[t] held until the
+ *     chain ends.  While preemption is disabled the task holds its CPU
+ *     (preempt_owner[]): it does not migrate, the CPU's other tasks do
+ *     not run, and the tick reports no sched QS.  The fixed code: that
+ *     rcu_read_unlock() leaves its count held (rcu_flipctr_held = held[]);
+ *     the task's next outermost rcu_read_lock() takes it over (no
+ *     increment), else the next tick outside the region (after its sched
+ *     QS) or context switch (migration) releases it: a decrement on the
+ *     task's CPU, no barrier (rcu_read_release_held()).  Readers in
+ *     handlers (which never hold) are not modelled.
  *
  * Memory model (why waitmb is needed in the model, not assumed)
  *   The control variables (completed, rcu_flip_flag, rcu_mb_flag,
@@ -50,7 +70,9 @@
  * handlers are then atomic so that weak fairness lets the tasks run.
  *
  * Configuration (-D on the spin command line, see verify/run.sh):
- *   NCPU=2|3, NREADER=1|2, GP_STAGES=1|2|4, NO_NEST, LIVENESS,
+ *   NCPU=2|3, NREADER=1|2, GP_STAGES=1|2|4, NO_NEST, LIVENESS, HANDOFF
+ *   (above), CTR_BOUND (default 2, see below), NO_STORE_BUFFER (counter
+ *   updates go straight to memory),
  *   ONLY_UPDATER_CBS (only the updater's callback starts grace periods;
  *   by default any CPU may start one, as with other CPUs' callbacks:
  *   rcu_try_flip_idle() flips when its CPU has callbacks or a polled
@@ -64,6 +86,11 @@
  *   CALL_RCU_NO_ADVANCE  call_rcu() does not call __rcu_advance_callbacks()
  *                    first (the article's worst-case assumption)
  *   NO_ACK_CPU1      CPU 1 never acknowledges a flip (liveness must fail)
+ *   NO_HOLD          (with HANDOFF) the code before the fix: the
+ *                    rcu_read_unlock() in the preempt-disabled region
+ *                    decrements at once and the rcu_read_lock() after it
+ *                    increments under the current index; the chained
+ *                    reader escapes its grace period (safety must fail)
  */
 
 #ifndef NCPU
@@ -117,7 +144,22 @@ bool stale[NCPU];
 byte linger[NCPU];		/* unperformed accesses, bit 1 << (ref - 1) */
 
 bool inirq[NCPU];		/* the CPU is in its interrupt handler */
-byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7) */
+byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7, HANDOFF) */
+
+#if defined(NO_HOLD) && !defined(HANDOFF)
+#error "NO_HOLD is a mutation of HANDOFF"
+#endif
+#ifdef HANDOFF
+#ifdef QQ7
+#error "HANDOFF and QQ7 both use preempt_owner[]"
+#endif
+/* per CPU rcu_sched_qs_flag (1 = rcu_sched_qs_needed): set at each flip,
+ * cleared (after a barrier) by a tick or context switch outside any
+ * preempt-disabled region; waitmb waits for it too. */
+bool sqs_flag[NCPU];
+/* per task rcu_flipctr_held (idx + 1, or 0); the updater never holds one */
+byte held[NREADER + 1];
+#endif
 
 /* per task (the updater is task UPDATER) */
 byte cpu_of[NREADER + 1];
@@ -232,6 +274,54 @@ inline rcu_check_mb(c)
 	fi
 }
 
+#ifdef HANDOFF
+/* rcu_sched_qs(): report CPU c's RCU-sched quiescent state */
+inline rcu_sched_qs(c)
+{
+	if
+	:: sqs_flag[c] -> smp_mb(c); sqs_flag[c] = 0
+	:: else
+	fi
+}
+
+/* rcu_read_release_held(): task tt, on CPU c, left every disabled region:
+ * decrement the count it held, on CPU c, no barrier. */
+inline rcu_read_release_held(tt, c)
+{
+	if
+	:: held[tt] != 0 -> CTR_ADD(c, held[tt] - 1, -1); held[tt] = 0
+	:: else
+	fi
+}
+
+/* rcu_check_callbacks(), first lines: if rcu_tick_in_sched_qs(), i.e. the
+ * interrupted code is not in a preempt-disabled region (preempt_owner),
+ * report the sched QS and release the held count of the current task.
+ * The model does not say which task on CPU c is current: every task on
+ * c holding a count is released (one that is not current was switched
+ * out, and that context switch released it; here it happens later, on
+ * the same CPU, which keeps the count up longer). */
+inline tick_sched_qs(c, i)
+{
+	if
+	:: preempt_owner[c] == 0 ->
+		rcu_sched_qs(c);
+		i = 0;
+		do
+		:: i < NREADER ->
+			if
+			:: cpu_of[i] == c -> rcu_read_release_held(i, c)
+			:: else
+			fi;
+			i++
+		:: else -> break
+		od;
+		i = 0
+	:: else
+	fi
+}
+#endif
+
 /* phase of a multi-step rcu_try_flip() */
 #define PH_NONE 0
 #define PH_IDLE_FLAGS 1
@@ -249,6 +339,13 @@ inline flip_counter(c)
 #define AFTER_IDLE WAITZERO
 #else
 #define AFTER_IDLE WAITACK
+#endif
+
+/* waitmb waits for CPU i's barrier (and, with HANDOFF, its sched QS) */
+#ifdef HANDOFF
+#define MB_WAIT(i) (mb_flag[i] || sqs_flag[i])
+#else
+#define MB_WAIT(i) mb_flag[i]
 #endif
 
 /* rcu_try_flip(), first step (with fliplock taken): waitack and waitmb
@@ -289,8 +386,8 @@ inline rcu_try_flip_begin(c, i)
 		/* rcu_try_flip_waitmb() */
 		i = 0;
 		do
-		:: i < NCPU && !mb_flag[i] -> i++
-		:: i < NCPU && mb_flag[i] -> break
+		:: i < NCPU && !MB_WAIT(i) -> i++
+		:: i < NCPU && MB_WAIT(i) -> break
 		:: i == NCPU -> break
 		od;
 		if
@@ -311,7 +408,12 @@ inline rcu_try_flip_end(c, i)
 		atomic {
 			i = 0;
 			do
-			:: i < NCPU -> flip_flag[i] = 1; i++
+			:: i < NCPU ->
+				flip_flag[i] = 1;
+#ifdef HANDOFF
+				sqs_flag[i] = 1;
+#endif
+				i++
 			:: else -> break
 			od;
 			i = 0;
@@ -370,6 +472,9 @@ proctype clock(byte c)
 	:: IRQ_BEGIN
 		atomic {
 			inirq[c] = 1;
+#ifdef HANDOFF
+			tick_sched_qs(c, i);
+#endif
 			rcu_check_mb(c);
 			/* rcu_try_flip() if this CPU saw the last flip,
 			 * spin_trylock() of fliplock */
@@ -424,10 +529,21 @@ proctype reader(byte t)
 			c = 0; idx = 0 }
 #else
 		/* __rcu_read_lock(), outermost: irqs disabled */
+#if defined(HANDOFF) && !defined(NO_HOLD)
+		/* a count that the task's last rcu_read_unlock() held (it
+		 * was not released yet) is taken over: no increment */
+		atomic { TASK_RUNS(t) && (held[t] != 0 || CTR(cpu_of[t], completed & 1) < CTR_BOUND) ->
+			c = cpu_of[t];
+			if
+			:: held[t] != 0 -> idx = held[t] - 1; held[t] = 0
+			:: else -> idx = completed & 1; CTR_ADD(c, idx, 1)
+			fi;
+#else
 		atomic { TASK_RUNS(t) && CTR(cpu_of[t], completed & 1) < CTR_BOUND ->
 			c = cpu_of[t];
 			idx = completed & 1;
 			CTR_ADD(c, idx, 1);
+#endif
 			nesting[t] = 1;
 			flipctr_idx[t] = idx;
 			cs_access(c);
@@ -447,6 +563,67 @@ proctype reader(byte t)
 		:: skip
 		fi;
 #endif
+#ifdef HANDOFF
+		/* Hand the protection off to a preempt-disabled region and
+		 * (optionally) back, any number of times: one critical
+		 * section throughout, ref[t] held until the chain ends.
+		 * Preemption disabled = the task holds its CPU
+		 * (preempt_owner): it cannot migrate, the CPU's other tasks
+		 * do not run and its tick reports no sched QS.
+		 * preempt_disable() and rcu_read_unlock() are one step, and
+		 * so are rcu_read_lock() and preempt_enable(): in between,
+		 * the task is both counted and in the region, which (with
+		 * the fix) no other step can tell from the held state. */
+		do
+		:: /* preempt_disable(); __rcu_read_unlock(), outermost,
+		    * preemption disabled (the count bound is checked here:
+		    * the held count is released on this CPU, see
+		    * rcu_read_release_held()) */
+			atomic { TASK_RUNS(t) && CTR(cpu_of[t], flipctr_idx[t]) > -CTR_BOUND ->
+				preempt_owner[cpu_of[t]] = t + 1;
+#ifdef NO_HOLD
+				/* the old code: decrement now */
+				c = cpu_of[t];
+				CTR_ADD(c, flipctr_idx[t], -1);
+				c = 0;
+#else
+				/* rcu_read_unlock_must_hold(): hold the count */
+				held[t] = flipctr_idx[t] + 1;
+#endif
+				nesting[t] = 0;
+				flipctr_idx[t] = 0 }
+			if
+			:: /* rcu_read_lock() again, then preempt_enable() */
+#ifdef NO_HOLD
+				/* the old code: a new count, current index */
+				atomic { TASK_RUNS(t) && CTR(cpu_of[t], completed & 1) < CTR_BOUND ->
+					c = cpu_of[t];
+					idx = completed & 1;
+					CTR_ADD(c, idx, 1);
+					flipctr_idx[t] = idx;
+					c = 0; idx = 0;
+#else
+				/* takes the held count over: no increment */
+				atomic { TASK_RUNS(t) ->
+					flipctr_idx[t] = held[t] - 1;
+					held[t] = 0;
+#endif
+					nesting[t] = 1;
+					preempt_owner[cpu_of[t]] = 0 }
+			:: /* preempt_enable(): the chain ends (the count stays
+			    * held until a tick or context switch); its
+			    * accesses may still be unperformed (linger) */
+				atomic { TASK_RUNS(t) ->
+					c = cpu_of[t];
+					preempt_owner[c] = 0;
+					linger[c] = linger[c] | (1 << (ref[t] - 1));
+					ref[t] = 0;
+					c = 0 }
+				goto cs_end
+			fi
+		:: break
+		od;
+#endif
 		/* __rcu_read_unlock(), outermost: irqs disabled.  The
 		 * section's accesses may still be unperformed (linger). */
 		atomic { TASK_RUNS(t) && CTR(cpu_of[t], flipctr_idx[t]) > -CTR_BOUND ->
@@ -458,15 +635,25 @@ proctype reader(byte t)
 			ref[t] = 0;
 			flipctr_idx[t] = 0;
 			c = 0; idx = 0 }
+#ifdef HANDOFF
+cs_end:		skip
+#endif
 	od
 }
 
 /* The scheduler: preempt reader task t and resume it on CPU to; the CPU
- * it leaves runs the context switch's full barrier. */
+ * it leaves runs the context switch's full barrier.  With HANDOFF, its
+ * rcu_note_context_switch() releases the task's held count (on the CPU
+ * it leaves) and reports that CPU's sched QS. */
+#ifdef HANDOFF
+#define CTX_SWITCH_RCU(t) rcu_read_release_held(t, cpu_of[t]); rcu_sched_qs(cpu_of[t]);
+#else
+#define CTX_SWITCH_RCU(t)
+#endif
 #define MIGRATE(t, to) \
 	:: atomic { t < NREADER && to < NCPU && to != cpu_of[t] && !inirq[cpu_of[t]] && \
 	    preempt_owner[cpu_of[t]] != t + 1 -> \
-		smp_mb(cpu_of[t]); cpu_of[t] = to }
+		CTX_SWITCH_RCU(t) smp_mb(cpu_of[t]); cpu_of[t] = to }
 
 proctype scheduler()
 {
