@@ -79,6 +79,35 @@
  *   grace period is pending), HOLD_READER0 (reader 0 is preempted in its
  *   first section for ever: Task A of Quick Quiz 7's scenario; a subset
  *   of the behaviours, which keeps the 3-CPU search small).
+ * Design variants (not in the kernel; default off):
+ *   FAST_ADVANCE     "all satisfied states per tick": rcu_try_flip() goes
+ *                    on, in the same call and under the same fliplock
+ *                    hold, with every state whose condition already holds
+ *                    (idle -> waitack -> waitzero -> waitmb -> idle ...),
+ *                    and stops at the first that does not.  Bound: at most
+ *                    RCU_TRY_FLIP_NSTATES (4) moves per call, one trip round
+ *                    the cycle, so a call never flips twice.  Each state
+ *                    is its own step (other CPUs run in between).  The
+ *                    flipping CPU still acknowledges its flip only after
+ *                    rcu_try_flip() returns (in __rcu_advance_callbacks()),
+ *                    and runs rcu_check_mb() before it, so a flip always
+ *                    stops at waitack and waitzero always stops at waitmb:
+ *                    a call makes at most 2 moves (asserted), waitack ->
+ *                    waitzero (-> waitmb) or waitmb -> idle (-> waitack).
+ *   IDLE_SKIP        "no stage that no callback needs": a CPU moves its
+ *                    last waitlist to the donelist as soon as it sees that
+ *                    the stage of the flip it saw last has ended
+ *                    (rcu_ctrlblk.completed_stage == rdp->completed, which
+ *                    rcu_try_flip_waitmb() writes after its smp_mb(), when
+ *                    every CPU did its rcu_check_mb() barrier), not only at
+ *                    the next flip; rcu_pending() no longer counts a
+ *                    callback in the last waitlist, so the machine can
+ *                    stay idle.  Control variables are sequentially
+ *                    consistent here, so the model assumes the ordering
+ *                    the kernel needs between reading completed_stage and
+ *                    invoking the callback (rdp->lock's unlock/lock pair
+ *                    gives it, as for the flip path's read of completed;
+ *                    or an acquire load).
  * Mutations:
  *   NO_WAITMB        rcu_try_flip_waitzero() goes straight to idle
  *   NO_WAITACK       rcu_try_flip_idle() goes straight to waitzero
@@ -91,6 +120,16 @@
  *                    decrements at once and the rcu_read_lock() after it
  *                    increments under the current index; the chained
  *                    reader escapes its grace period (safety must fail)
+ *   FAST_NO_ACK      (with FAST_ADVANCE) a call that already moved (it
+ *                    flipped) passes waitack without looking at the
+ *                    acknowledgements (safety must fail at GP_STAGES=2)
+ *   IDLE_SKIP_EARLY  (with IDLE_SKIP) completed_stage is written when
+ *                    waitzero ends, not waitmb: the last waitlist goes to
+ *                    the donelist before the other CPUs' barriers (safety
+ *                    must fail at GP_STAGES=2)
+ *   IDLE_SKIP_NOMOVE (with IDLE_SKIP) rcu_pending() ignores the last
+ *                    waitlist but the CPU still waits for the next flip to
+ *                    move it (with ONLY_UPDATER_CBS, liveness must fail)
  */
 
 #ifndef NCPU
@@ -123,12 +162,29 @@
 /* cb_stage: where the updater's callback is */
 #define CB_NONE 0
 #define CB_NEXT 1		/* nextlist; waitlist[i] is CB_NEXT + 1 + i */
+#define CB_LAST (GP_STAGES + 1)	/* waitlist[GP_STAGES - 1] */
 #define CB_DONE (GP_STAGES + 2)
+
+#if (defined(IDLE_SKIP_EARLY) || defined(IDLE_SKIP_NOMOVE)) && !defined(IDLE_SKIP)
+#error "IDLE_SKIP_EARLY and IDLE_SKIP_NOMOVE are mutations of IDLE_SKIP"
+#endif
+#if defined(FAST_NO_ACK) && !defined(FAST_ADVANCE)
+#error "FAST_NO_ACK is a mutation of FAST_ADVANCE"
+#endif
+#if defined(IDLE_SKIP) && defined(NO_WAITMB)
+#error "IDLE_SKIP publishes completed_stage in waitmb"
+#endif
 
 /* rcu_ctrlblk */
 byte completed;
 bool fliplock;
 byte try_flip_state;		/* rcu_try_flip_state */
+#ifdef IDLE_SKIP
+/* rcu_ctrlblk.completed_stage (modulo COMPLETED_WRAP): the last flip
+ * whose stage ended, written by rcu_try_flip_waitmb() after its smp_mb()
+ * (always completed or completed - 1) */
+byte completed_stage;
+#endif
 
 /* per CPU: rcu_flip_flag (1 = rcu_flipped, 0 = rcu_flip_seen),
  * rcu_mb_flag (1 = rcu_mb_needed, 0 = rcu_mb_done), rcu_data.completed */
@@ -228,8 +284,17 @@ inline rcu_gp_end_check(c, i)
 	i = 0
 }
 
-/* rcu_pending(c), as seen by rcu_try_flip_idle() */
-#define RCU_PENDING(c) ((c == UPDATER_CPU && cb_stage != CB_NONE) || \
+/* rcu_pending(c), as seen by rcu_try_flip_idle().  With IDLE_SKIP a
+ * callback in the last waitlist does not count: it needs only the stage
+ * of the flip its CPU saw last to end, and that stage is under way (the
+ * machine is not idle) or over (it goes to the donelist at the next
+ * __rcu_advance_callbacks()), so no further flip is needed for it. */
+#ifdef IDLE_SKIP
+#define CB_PENDING (cb_stage != CB_NONE && cb_stage != CB_LAST)
+#else
+#define CB_PENDING (cb_stage != CB_NONE)
+#endif
+#define RCU_PENDING(c) ((c == UPDATER_CPU && CB_PENDING) || \
 	flip_flag[c] || mb_flag[c] || rdp_completed[c] != completed)
 
 /* __rcu_advance_callbacks(), lines 7-37: advance the callback lists */
@@ -247,6 +312,22 @@ inline advance_lists(c, i)
 		:: else
 		fi;
 		rdp_completed[c] = completed
+#if defined(IDLE_SKIP) && !defined(IDLE_SKIP_NOMOVE)
+	:: /* IDLE_SKIP: no new flip, but the stage of the flip this CPU
+	    * saw last has ended (rcu_ctrlblk.completed_stage ==
+	    * rdp->completed, i.e. the machine went idle after that flip's
+	    * waitmb): the last waitlist goes to the donelist now.  The
+	    * read is sequentially consistent here, like every control
+	    * variable; in the kernel it must be ordered before the
+	    * callback (rdp->lock's unlock here and lock in
+	    * rcu_process_callbacks() do, as for the read of completed;
+	    * or smp_load_acquire()), pairing with the smp_mb() in
+	    * rcu_try_flip_waitmb() before the write. */
+		rdp_completed[c] == completed && completed_stage == completed &&
+		c == UPDATER_CPU && cb_stage == CB_LAST ->
+		cb_stage = CB_DONE;
+		rcu_gp_end_check(c, i)
+#endif
 	:: else
 	fi
 }
@@ -326,6 +407,37 @@ inline tick_sched_qs(c, i)
 #define PH_NONE 0
 #define PH_IDLE_FLAGS 1
 #define PH_SUM 2
+#define PH_AGAIN 3		/* FAST_ADVANCE: run the (new) state next */
+
+#ifdef FAST_ADVANCE
+#define RCU_TRY_FLIP_NSTATES 4
+/* FAST_ADVANCE: rcu_try_flip() moved to the next state.  It goes on with
+ * that state in the same call, still holding fliplock, unless this call
+ * already made RCU_TRY_FLIP_NSTATES moves: one trip round the cycle, so
+ * a call never flips twice (the explicit bound).  In the faithful model
+ * a call makes at most two moves (asserted): a flip always stops at
+ * waitack (the flipping CPU acknowledges only after rcu_try_flip()
+ * returns) and waitzero always stops at waitmb (the CPU ran
+ * rcu_check_mb() before rcu_try_flip()). */
+inline try_flip_moved()
+{
+	ntrans++;
+#if !defined(FAST_NO_ACK) && !defined(NO_WAITACK) && !defined(NO_WAITMB)
+	assert(ntrans <= 2);
+#endif
+	if
+	:: ntrans < RCU_TRY_FLIP_NSTATES -> phase = PH_AGAIN
+	:: else -> ntrans = 0; fliplock = 0
+	fi
+}
+
+/* FAST_ADVANCE: the state's condition does not hold: the call ends */
+inline try_flip_stays()
+{
+	ntrans = 0;
+	fliplock = 0
+}
+#endif
 
 /* rcu_try_flip_idle(), line 11-12: start a grace-period stage */
 inline flip_counter(c)
@@ -348,6 +460,15 @@ inline flip_counter(c)
 #define MB_WAIT(i) mb_flag[i]
 #endif
 
+/* IDLE_SKIP: rcu_try_flip_waitmb() writes completed_stage after its
+ * smp_mb() (same step as the return to idle); IDLE_SKIP_EARLY writes it
+ * in waitzero instead. */
+#if defined(IDLE_SKIP) && !defined(IDLE_SKIP_EARLY)
+#define STAGE_ENDS completed_stage = completed;
+#else
+#define STAGE_ENDS
+#endif
+
 /* rcu_try_flip(), first step (with fliplock taken): waitack and waitmb
  * are one step each (they only read flags that change one way while they
  * wait), idle is two (QQ3: other CPUs may see the new counter before
@@ -362,22 +483,41 @@ inline rcu_try_flip_begin(c, i)
 #ifdef BACKGROUND_CBS
 		:: !RCU_PENDING(c) -> flip_counter(c)	/* other callbacks */
 #endif
+#ifdef FAST_ADVANCE
+		:: !RCU_PENDING(c) -> try_flip_stays()
+#else
 		:: !RCU_PENDING(c) -> fliplock = 0
+#endif
 		fi
 	:: try_flip_state == WAITACK ->
 		/* rcu_try_flip_waitack() */
 		i = 0;
+#ifdef FAST_NO_ACK
+		/* mutation: a call that already moved (flipped) passes
+		 * waitack without looking at the acknowledgements */
+		if
+		:: ntrans > 0 -> i = NCPU
+		:: else
+		fi;
+#endif
 		do
 		:: i < NCPU && !flip_flag[i] -> i++
 		:: i < NCPU && flip_flag[i] -> break
 		:: i == NCPU -> break
 		od;
+#ifdef FAST_ADVANCE
+		if
+		:: i == NCPU -> smp_mb(c); try_flip_state = WAITZERO; i = 0; try_flip_moved()
+		:: else -> i = 0; try_flip_stays()
+		fi
+#else
 		if
 		:: i == NCPU -> smp_mb(c); try_flip_state = WAITZERO
 		:: else
 		fi;
 		i = 0;
 		fliplock = 0
+#endif
 	:: try_flip_state == WAITZERO ->
 		/* rcu_try_flip_waitzero(): lines 4-9 */
 		lastidx = 1 - (completed & 1);
@@ -390,12 +530,19 @@ inline rcu_try_flip_begin(c, i)
 		:: i < NCPU && MB_WAIT(i) -> break
 		:: i == NCPU -> break
 		od;
+#ifdef FAST_ADVANCE
 		if
-		:: i == NCPU -> smp_mb(c); try_flip_state = IDLE
+		:: i == NCPU -> smp_mb(c); STAGE_ENDS try_flip_state = IDLE; i = 0; try_flip_moved()
+		:: else -> i = 0; try_flip_stays()
+		fi
+#else
+		if
+		:: i == NCPU -> smp_mb(c); STAGE_ENDS try_flip_state = IDLE
 		:: else
 		fi;
 		i = 0;
 		fliplock = 0
+#endif
 	fi
 }
 
@@ -418,8 +565,13 @@ inline rcu_try_flip_end(c, i)
 			od;
 			i = 0;
 			try_flip_state = AFTER_IDLE;
+#ifdef FAST_ADVANCE
+			phase = PH_NONE;
+			try_flip_moved() }
+#else
 			fliplock = 0;
 			phase = PH_NONE }
+#endif
 	:: phase == PH_SUM ->
 		/* rcu_try_flip_waitzero(): the sum is not atomic */
 		do
@@ -441,13 +593,30 @@ inline rcu_try_flip_end(c, i)
 				:: i < NCPU -> mb_flag[i] = 1; i++
 				:: else -> break
 				od;
+#ifdef IDLE_SKIP_EARLY
+				/* mutation: the stage counts as ended once the
+				 * old counters summed to zero, before waitmb */
+				completed_stage = completed;
+#endif
 				try_flip_state = WAITMB
 #endif
+#ifdef FAST_ADVANCE
+				;
+				i = 0; sum = 0; lastidx = 0;
+				phase = PH_NONE;
+				try_flip_moved()
+			:: else ->
+				i = 0; sum = 0; lastidx = 0;
+				phase = PH_NONE;
+				try_flip_stays()
+			fi }
+#else
 			:: else
 			fi;
 			i = 0; sum = 0; lastidx = 0;
 			fliplock = 0;
 			phase = PH_NONE }
+#endif
 	:: else
 	fi
 }
@@ -467,6 +636,9 @@ proctype clock(byte c)
 	short sum;
 	bit lastidx;
 	byte phase;
+#ifdef FAST_ADVANCE
+	byte ntrans;		/* moves in this rcu_try_flip() call */
+#endif
 
 	do
 	:: IRQ_BEGIN
@@ -484,7 +656,17 @@ proctype clock(byte c)
 				rcu_try_flip_begin(c, i)
 			:: else
 			fi }
+#ifdef FAST_ADVANCE
+		/* rcu_try_flip() goes on while a state's condition holds
+		 * (one step per state: other CPUs run in between) */
+		do
+		:: atomic { phase == PH_AGAIN -> phase = PH_NONE; rcu_try_flip_begin(c, i) }
+		:: phase == PH_IDLE_FLAGS || phase == PH_SUM -> rcu_try_flip_end(c, i)
+		:: phase == PH_NONE -> break
+		od;
+#else
 		rcu_try_flip_end(c, i);
+#endif
 		atomic { advance_lists(c, i) }
 		atomic { ack_flip(c); inirq[c] = 0 }
 	   IRQ_END
