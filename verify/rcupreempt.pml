@@ -33,7 +33,8 @@
  *     chain ends.  While preemption is disabled the task holds its CPU
  *     (preempt_owner[]): it does not migrate, the CPU's other tasks do
  *     not run, and the tick reports no sched QS.  The fixed code: that
- *     rcu_read_unlock() leaves its count held (rcu_flipctr_held = held[]);
+ *     rcu_read_unlock() leaves its count held (held[]: the kernel's
+ *     per-CPU rcu_held, tagged with the task);
  *     the task's next outermost rcu_read_lock() takes it over (no
  *     increment), else the next tick outside the region (after its sched
  *     QS) or context switch (migration) releases it: a decrement on the
@@ -213,7 +214,8 @@ byte preempt_owner[NCPU];	/* task id + 1 holding the CPU (QQ7, HANDOFF) */
  * cleared (after a barrier) by a tick or context switch outside any
  * preempt-disabled region; waitmb waits for it too. */
 bool sqs_flag[NCPU];
-/* per task rcu_flipctr_held (idx + 1, or 0); the updater never holds one */
+/* per task: the count held for it (idx + 1, or 0), the kernel's rcu_held
+ * of its CPU while its region lasts; the updater never holds one */
 byte held[NREADER + 1];
 #endif
 
