@@ -116,9 +116,12 @@ class Side:
 
     @property
     def kernels(self) -> list[str]:
-        """The kernels with ok rows, in suite.conf order (host last)."""
+        """The kernels with ok rows, in suite.conf order, then the others
+        (boot variants, kernels not in KERNELS) by name, the host last."""
         have = {k for k, _ in self._index}
-        return [k for k in kernel_order() if k in have]
+        known = [k for k in suiteconf.kernels() if k in have]
+        others = sorted(have - set(known) - {HOST_KERNEL})
+        return known + others + ([HOST_KERNEL] if HOST_KERNEL in have else [])
 
     def rows(self, kernel: str, tests: tuple[str, ...]) -> list[Row]:
         """The ok rows of kernel of the tests (what a cell function reads)."""
@@ -477,6 +480,11 @@ def side_lines(side: Side, series_of: dict[Path, tuple[str | None, int, str]]) -
     lines = [f"- **{side.label}**: `{rd.path}` ({what}); commit {provenance.measured_commit(rd)}; "
              f"patch series {series_text}",
              f"  - sweep: {sweep_text(rd)}"]
+    boot_args = rd.metadata.get("kernel_boot_args", {})
+    shown = [side.kernel] if side.kernel else side.kernels
+    if isinstance(boot_args, dict) and any(boot_args.get(k) for k in shown):
+        lines.append("  - boot arguments: " + "; ".join(
+            f"{k} `{boot_args.get(k) or '(none)'}`" for k in shown if k in boot_args))
     stale = rd.provenance.out_of_date if rd.provenance else []
     if stale:
         lines.append(f"  - kernels booted out of date (not built from that series): "

@@ -400,7 +400,7 @@ def load_result_dir(resultdir: Path) -> ResultDir:
                            "(or an empty one)")
     try:
         columns = suiteconf.csv_columns()
-        known = suiteconf.kernels()
+        known = suiteconf.known_kernels()
         want = suiteconf.schema_version()
     except suiteconf.ConfError as err:
         raise ResultsError(str(err)) from err

@@ -7,6 +7,7 @@ scripts/scenario.py: kernel_family().
 
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import NamedTuple
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -49,6 +50,13 @@ def conf_list(name: str, path: Path = SUITE_CONF) -> list[str]:
 def kernels() -> list[str]:
     """The suite's kernels (KERNELS), in the reports' order."""
     return conf_list("KERNELS")
+
+
+def known_kernels() -> list[str]:
+    """Every kernel a results row may name: KERNELS in the reports' order,
+    then the other scenarios of configs/ (variants) by name."""
+    main = kernels()
+    return main + sorted(set(_scenario().scenarios()) - set(main))
 
 
 def csv_columns() -> list[str]:
@@ -115,14 +123,30 @@ def cell_of_test(path: Path = SUITE_CONF) -> dict[str, str]:
     return {row: t.name for t in bench_tests(path) for row in t.rows}
 
 
-def kernel_family(kernel: str) -> str | None:
-    """The RCU family of kernel (configs/<kernel>/facts FAMILY), None for a
-    kernel this tree has no scenario of (an older results directory's).
-    scripts/scenario.py is imported here, not at the top: tools that copy
-    only suite.conf and this module (tests/registry_check.py) import it."""
+def _scenario() -> ModuleType:
+    """scripts/scenario.py, imported on first use, not at the top: tools
+    that copy only suite.conf and this module (tests/registry_check.py)
+    import this one."""
     if str(SCRIPTS) not in sys.path:
         sys.path.insert(0, str(SCRIPTS))
     import scenario  # noqa: E402
+    return scenario
+
+
+def kernel_build(kernel: str) -> str:
+    """The kernel whose build (obj/<kernel>) KERNEL boots: a boot variant's
+    BUILD, else KERNEL itself (also for a kernel this tree has no scenario of)."""
+    scenario = _scenario()
+    try:
+        return scenario.build(kernel)
+    except scenario.ScenarioError:
+        return kernel
+
+
+def kernel_family(kernel: str) -> str | None:
+    """The RCU family of kernel (configs/<kernel>/facts FAMILY), None for a
+    kernel this tree has no scenario of (an older results directory's)."""
+    scenario = _scenario()
     try:
         return scenario.family(kernel)
     except scenario.ScenarioError:

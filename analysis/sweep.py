@@ -86,8 +86,10 @@ def provenance(args: argparse.Namespace, kernels: list[str]) -> dict:
         recorded = series.checkout_series(Path(args.patches))
     except series.SeriesError as err:
         raise ResultsError(str(err)) from err
+    boot_args = dict(args.boot_args)
     return {"series": recorded.as_json(),
-            "kernel_keys": kernel_keys(kernels, args.tree_key, args.built_key)}
+            "kernel_keys": kernel_keys(kernels, args.tree_key, args.built_key),
+            "kernel_boot_args": {k: boot_args.get(k, "") for k in kernels}}
 
 
 def sweep_rows(sweep: Path, meta: dict) -> list[dict[str, str]]:
@@ -105,7 +107,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         "accel": args.accel,
         "host": {"cpu": host_cpu(), "cpus": os.cpu_count(), "kernel": platform.release(),
                  "qemu": args.qemu},
-        "kernel_config_sha256": {k: config_hash(cache / "obj" / k) for k in args.kernels.split()},
+        "kernel_config_sha256": {k: config_hash(cache / "obj" / suiteconf.kernel_build(k)) for k in args.kernels.split()},
         **built_from,
         "parameters": {
             "profile": args.profile,
@@ -243,7 +245,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def agreement_table(sweep: Path) -> list[dict[str, str]]:
     """The refscale agreement of each boot (derive.agreement_per_boot)."""
-    rows = load_csv(sweep / RESULTS_CSV, suiteconf.csv_columns(), suiteconf.kernels(),
+    rows = load_csv(sweep / RESULTS_CSV, suiteconf.csv_columns(), suiteconf.known_kernels(),
                     suiteconf.schema_version())
     return derive.agreement_per_boot([r for r in rows if r.ok])
 
@@ -306,6 +308,10 @@ def add_provenance(p: argparse.ArgumentParser) -> None:
     p.add_argument("--built-key", action="append", default=[], type=kernel_key_arg,
                    metavar="KERNEL=KEY",
                    help="the key of KERNEL as built (obj/KERNEL/.rb-key; empty: not built)")
+    p.add_argument("--boot-args", action="append", default=[], type=kernel_key_arg,
+                   metavar="KERNEL=ARGS",
+                   help="KERNEL's own boot arguments (scripts/lib.sh kernel_boot_args): "
+                        "what tells a boot variant from its build")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

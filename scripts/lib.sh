@@ -108,12 +108,13 @@ check_kernel() {
 
 # kernel_fact KERNEL FACT: FACT of kernel KERNEL, from configs/KERNEL/facts
 # or else from the scenario it derives from (BASE, recursively); empty when
-# none sets it.  BASE and FRAGMENTS are a scenario's own, never inherited.
+# none sets it.  BASE, FRAGMENTS and BUILD are a scenario's own, never
+# inherited.
 kernel_fact() {
 	local k=$1
 	while [ -n "$k" ]; do
 		conf_file_get "$RB_TOP/configs/$k/facts" "$2" && return 0
-		case "$2" in BASE | FRAGMENTS) return 0 ;; esac
+		case "$2" in BASE | FRAGMENTS | BUILD) return 0 ;; esac
 		k=$(conf_file_get "$RB_TOP/configs/$k/facts" BASE) || k=
 	done
 }
@@ -195,9 +196,18 @@ kernel_built_key() {
 	cat "$(kernel_obj "$1")/.rb-key" 2>/dev/null || true
 }
 
-# Directory of the built kernel NAME (see workloads/build-kernels.sh).
+# kernel_build NAME: the kernel whose build NAME boots: its BUILD (a boot
+# variant: the same .config and bzImage, other boot arguments) or itself.
+kernel_build() {
+	local build
+	build=$(kernel_fact "$1" BUILD)
+	echo "${build:-$1}"
+}
+
+# Directory of the built kernel NAME (see workloads/build-kernels.sh); a
+# boot variant's is its BUILD's.
 kernel_obj() {
-	echo "$RB_CACHE/obj/$1"
+	echo "$RB_CACHE/obj/$(kernel_build "$1")"
 }
 
 # atomic_write FILE: copy stdin to FILE via fsync'ed temporary and rename.

@@ -18,7 +18,7 @@ from typing import Optional
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 # A scenario's own facts, never inherited from its BASE.
-OWN_FACTS = ("BASE", "FRAGMENTS")
+OWN_FACTS = ("BASE", "FRAGMENTS", "BUILD")
 
 
 class ScenarioError(Exception):
@@ -62,6 +62,12 @@ def fact(kernel: str, name: str) -> Optional[str]:
             return None
         k = facts.get("BASE")
     return None
+
+
+def build(kernel: str) -> str:
+    """The kernel whose build KERNEL boots: its BUILD (a boot variant, the
+    same .config and bzImage with other boot arguments) or itself."""
+    return fact(kernel, "BUILD") or kernel
 
 
 def family(kernel: str) -> str:

@@ -29,6 +29,21 @@ for k in $all; do
 		[ -f "$RB_TOP/configs/$f.config" ] || fail "$k: FRAGMENTS names $f, no configs/$f.config"
 		used="$used$f "
 	done
+	# A boot variant (BUILD) boots another scenario's build: it must
+	# configure nothing of its own, so that one build is both.
+	build=$(kernel_fact "$k" BUILD)
+	if [ -n "$build" ]; then
+		[ -f "$RB_TOP/configs/$build/facts" ] || fail "$k: BUILD '$build' is not a scenario"
+		[ -z "$(kernel_fact "$build" BUILD)" ] || fail "$k: BUILD '$build' is a boot variant itself"
+		[ ! -f "$RB_TOP/configs/$k/config" ] && [ -z "$(kernel_fact "$k" FRAGMENTS)" ] ||
+			fail "$k: a boot variant of $build with a config fragment of its own"
+		[ "$(kernel_fragments "$k")" = "$(kernel_fragments "$build")" ] ||
+			fail "$k: its fragments are not its BUILD $build's"
+		[ "$(kernel_boot_args "$k")" != "$(kernel_boot_args "$build")" ] ||
+			fail "$k: boots $build's build with $build's own arguments: not a variant"
+		[ "$(RB_CACHE=/c kernel_obj "$k")" = "/c/obj/$build" ] || fail "$k: kernel_obj is not $build's"
+		echo "ok: $k boots $build's build with '$(kernel_boot_args "$k")'"
+	fi
 	for fact in BANNER FAMILY SEED READ_SIDE; do
 		[ -n "$(kernel_fact "$k" $fact)" ] || fail "$k: no $fact in configs/$k/facts (or its BASE's)"
 	done

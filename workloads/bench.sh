@@ -209,7 +209,8 @@ schema=$(conf_get CSV_SCHEMA_VERSION)
 provenance=(--patches "$RB_TOP/patches")
 for k in $kernels; do
 	tree_key=$(kernel_key "$k") || die "cannot compute the build key of kernel $k"
-	provenance+=(--tree-key "$k=$tree_key" --built-key "$k=$(kernel_built_key "$k")")
+	provenance+=(--tree-key "$k=$tree_key" --built-key "$k=$(kernel_built_key "$k")"
+		--boot-args "$k=$(kernel_boot_args "$k")")
 done
 if [ -z "$resume" ]; then
 	sweep=${out:-$RB_TOP/reports/$(date +%Y%m%d-%H%M%S)}

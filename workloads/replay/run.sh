@@ -39,7 +39,6 @@ case "$runs$target_ms$cpu" in *[!0-9]*) die "--runs, --target-ms and --cpu take 
 [ -z "$bundles" ] || [ -d "$bundles" ] || die "$bundles: not a directory"
 need_tool gcc make objdump taskset /usr/bin/python3
 csv=$(results_csv "$dir")
-known=$(conf_get KERNELS)
 
 # bundle KERNEL: the path of KERNEL's bundle, extracted when needed.
 bundle() {
@@ -66,7 +65,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$new" "$work"' EXIT
 note "replay: pinned to CPU $cpu; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for k in $kernels; do
-	case " $known " in *" $k "*) ;; *) die "unknown kernel '$k' (known: $known)" ;; esac
+	check_kernel "$k"
 	b=$(bundle "$k")
 	note "replay: $k ($b)"
 	taskset -c "$cpu" /usr/bin/python3 "$RB_TOP/workloads/replay/replay.py" run "$b" \

@@ -24,6 +24,13 @@ cat /results/verdict.txt
 for f in /sys/kernel/debug/rcu/*_stats; do
 	[ -f "$f" ] && cp "$f" "/results/${f##*/}.txt"
 done
+# The preemptible kernel's parameters as it runs (what a boot variant's
+# arguments set, configs/<kernel>/boot): "name value" lines.
+if [ -d /sys/module/rcupreempt/parameters ]; then
+	for f in /sys/module/rcupreempt/parameters/*; do
+		echo "${f##*/} $(cat "$f")"
+	done >/results/rcupreempt_params.txt
+fi
 # The preemptible kernel's booster must run above the readers it boosts
 # (patch 0008): its SCHED_FIFO priority beside rcupreempt.boost_prio.
 for p in /proc/[0-9]*; do
