@@ -88,6 +88,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(callrcu_memory,	RB_TIMED, 9, 0, "writers duration_ms max_backlog rate")		\
 	T(gp,			RB_TIMED, 6, 2, "samples load hold_us spacing")			\
 	T(latency,		RB_TIMED, 10, 0, "reader_us readers samples")			\
+	T(boost,		RB_TIMED, 8, 0, "samples hog_ms")				\
 	T(count_read,		RB_COUNTED, 0, 0, "loops")					\
 	T(count_read_mb,	RB_COUNTED, 0, 0, "loops")					\
 	T(count_callrcu,	RB_COUNTED, 0, 0, "loops")					\
@@ -1663,6 +1664,235 @@ out:
 	return ret;
 }
 
+/* ---- boost ------------------------------------------------------------ */
+
+/*
+ * What priority boosting of preempted readers buys (patch 0008).  All on
+ * one CPU: a normal-priority reader enters rcu_read_lock() and wakes a
+ * CPU-bound SCHED_FIFO hog (priority 1), which preempts it inside its
+ * section wherever the kernel preempts readers, and spins for hog_ms.
+ * A SCHED_FIFO measurer (priority 50, above the hog) times a
+ * synchronize_rcu() that the hog starts as soon as it runs, while the
+ * reader is preempted; a SCHED_FIFO poster (also 50) queues one callback
+ * a millisecond for the whole test and records the most outstanding
+ * during each sample.  With the booster (rcupreempt.boost_delay_ms, 500
+ * by default) the reader runs again, boosted above the hog, after the
+ * boost delay and the grace period ends soon after; without it
+ * (boost_delay_ms=0), after the hog.  A kernel that cannot preempt the
+ * reader runs the hog, and so starts the grace period, only after the
+ * reader's section: then hog_delay_median_ns is the section's remainder
+ * and the grace period has no reader to wait for.
+ *
+ * hog_ms stays below the RT throttling budget (sched_rt_runtime_us, 950
+ * ms a second): past it the scheduler runs the reader whatever the
+ * booster does.  The poster's callbacks come from a pool; a post that
+ * finds its slot still queued is counted (pool_exhausted), not made, so a
+ * nonzero count means the outstanding figure was bounded by the pool.
+ */
+#define RB_BOOST_POOL		4096
+#define RB_BOOST_MAX_HOG_MS	900
+#define RB_BOOST_READER_US	100
+
+static int hog_ms = 800;
+module_param(hog_ms, int, 0444);
+MODULE_PARM_DESC(hog_ms, "boost: milliseconds the SCHED_FIFO hog spins (1..900)");
+
+struct rb_boost_cb {
+	struct rcu_head rh;
+	atomic_t queued;
+};
+
+static struct rb_boost_cb *rb_boost_pool;
+static atomic_t rb_boost_outstanding;
+static int rb_boost_exhausted;
+static int rb_boost_sample = -1;	/* the sample the poster records, -1: none */
+static s64 *rb_boost_gp, *rb_boost_hog_delay, *rb_boost_section, *rb_boost_outmax;
+static ktime_t rb_boost_lock_time;
+static DECLARE_COMPLETION(rb_boost_reader_go);
+static DECLARE_COMPLETION(rb_boost_reader_done);
+static DECLARE_COMPLETION(rb_boost_hog_go);
+static DECLARE_COMPLETION(rb_boost_hog_done);
+static DECLARE_COMPLETION(rb_boost_gp_go);
+static DECLARE_COMPLETION(rb_boost_gp_done);
+
+static void rb_boost_cb_fn(struct rcu_head *rh)
+{
+	struct rb_boost_cb *cb = container_of(rh, struct rb_boost_cb, rh);
+
+	atomic_dec(&rb_boost_outstanding);
+	atomic_set_release(&cb->queued, 0);
+}
+
+static int rb_boost_poster_fn(void *arg)
+{
+	struct rb_boost_cb *cb;
+	ktime_t next = ktime_get();
+	int out, i, slot = 0;
+
+	sched_set_fifo(current);
+	while (!kthread_should_stop()) {
+		cb = &rb_boost_pool[slot];
+		if (atomic_read_acquire(&cb->queued)) {
+			rb_boost_exhausted++;
+		} else {
+			atomic_set(&cb->queued, 1);
+			out = atomic_inc_return(&rb_boost_outstanding);
+			call_rcu(&cb->rh, rb_boost_cb_fn);
+			slot = (slot + 1) % RB_BOOST_POOL;
+			i = READ_ONCE(rb_boost_sample);
+			if (i >= 0 && out > rb_boost_outmax[i])
+				rb_boost_outmax[i] = out;
+		}
+		next = ktime_add_ms(next, 1);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
+	}
+	return 0;
+}
+
+static int rb_boost_reader_fn(void *arg)
+{
+	int i;
+
+	for (i = 0; i < samples; i++) {
+		wait_for_completion(&rb_boost_reader_go);
+		rcu_read_lock();
+		rb_boost_lock_time = ktime_get();
+		complete(&rb_boost_hog_go);
+		udelay(RB_BOOST_READER_US);
+		/* Before the unlock, where a non-preemptible reader is preempted. */
+		rb_boost_section[i] = ktime_to_ns(ktime_sub(ktime_get(), rb_boost_lock_time));
+		rcu_read_unlock();
+		complete(&rb_boost_reader_done);
+	}
+	rb_park_until_stopped();
+	return 0;
+}
+
+static int rb_boost_hog_fn(void *arg)
+{
+	ktime_t start;
+	int i;
+
+	sched_set_fifo_low(current);
+	for (i = 0; i < samples; i++) {
+		wait_for_completion(&rb_boost_hog_go);
+		start = ktime_get();
+		rb_boost_hog_delay[i] = ktime_to_ns(ktime_sub(start, rb_boost_lock_time));
+		complete(&rb_boost_gp_go);
+		while (ktime_ms_delta(ktime_get(), start) < hog_ms)
+			cpu_relax();
+		complete(&rb_boost_hog_done);
+	}
+	rb_park_until_stopped();
+	return 0;
+}
+
+static int rb_boost_gp_fn(void *arg)
+{
+	u64 t0;
+	int i;
+
+	sched_set_fifo(current);
+	for (i = 0; i < samples; i++) {
+		wait_for_completion(&rb_boost_gp_go);
+		t0 = ktime_get_ns();
+		synchronize_rcu();
+		rb_boost_gp[i] = ktime_get_ns() - t0;
+		complete(&rb_boost_gp_done);
+	}
+	rb_park_until_stopped();
+	return 0;
+}
+
+static void rb_boost_report(void)
+{
+	char params[96];
+	s64 outmax = 0;
+	int i;
+
+	for (i = 0; i < samples; i++)
+		outmax = max(outmax, rb_boost_outmax[i]);
+	snprintf(params, sizeof(params), "hog_ms=%d;samples=%d", hog_ms, samples);
+	rb_add_row(params, "samples", "count", samples, false);
+	rb_add_row(params, "gp_median_ns", "ns", rb_median(rb_boost_gp, samples), false);
+	rb_add_row(params, "gp_max_ns", "ns", rb_boost_gp[samples - 1], false);
+	rb_add_row(params, "hog_delay_median_ns", "ns",
+		   rb_median(rb_boost_hog_delay, samples), false);
+	rb_add_row(params, "reader_section_median_ns", "ns",
+		   rb_median(rb_boost_section, samples), false);
+	rb_add_row(params, "outstanding_median", "count",
+		   rb_median(rb_boost_outmax, samples), false);
+	rb_add_row(params, "outstanding_max", "count", outmax, false);
+	rb_add_row(params, "pool_exhausted", "count", rb_boost_exhausted, false);
+	pr_info("boost %s: grace period median %lld ns max %lld ns, read-side section %lld ns, %lld callbacks outstanding at most\n",
+		params, rb_median(rb_boost_gp, samples), rb_boost_gp[samples - 1],
+		rb_median(rb_boost_section, samples), outmax);
+}
+
+static int rb_test_boost(void)
+{
+	int (*fns[])(void *) = { rb_boost_poster_fn, rb_boost_reader_fn,
+				 rb_boost_hog_fn, rb_boost_gp_fn };
+	static const char * const names[] = { "boost_post", "boost_reader",
+					      "boost_hog", "boost_gp" };
+	struct task_struct *tasks[ARRAY_SIZE(fns)] = { };
+	int cpu = cpumask_first(cpu_online_mask);
+	int i, n, ret = 0;
+
+	rb_boost_pool = kcalloc(RB_BOOST_POOL, sizeof(*rb_boost_pool), GFP_KERNEL);
+	rb_boost_gp = kcalloc(4 * samples, sizeof(*rb_boost_gp), GFP_KERNEL);
+	if (!rb_boost_pool || !rb_boost_gp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rb_boost_hog_delay = rb_boost_gp + samples;
+	rb_boost_section = rb_boost_hog_delay + samples;
+	rb_boost_outmax = rb_boost_section + samples;
+	atomic_set(&rb_boost_outstanding, 0);
+	rb_boost_exhausted = 0;
+	WRITE_ONCE(rb_boost_sample, -1);
+	/*
+	 * All created before any runs: a thread already waiting for its
+	 * completion could not be stopped if a later one failed.
+	 */
+	for (n = 0; n < ARRAY_SIZE(fns); n++) {
+		tasks[n] = kthread_create(fns[n], NULL, "rcubench_%s/%d", names[n], cpu);
+		if (IS_ERR(tasks[n])) {
+			ret = PTR_ERR(tasks[n]);
+			goto stop;
+		}
+		kthread_bind(tasks[n], cpu);
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(tasks[i]);
+	for (i = 0; i < samples; i++) {
+		/*
+		 * 200 ms between hogs: no second of RT throttling's budget
+		 * holds more than hog_ms + 100 ms of them.
+		 */
+		msleep(200);
+		WRITE_ONCE(rb_boost_sample, i);
+		complete(&rb_boost_reader_go);
+		wait_for_completion(&rb_boost_reader_done);
+		wait_for_completion(&rb_boost_gp_done);
+		wait_for_completion(&rb_boost_hog_done);
+		WRITE_ONCE(rb_boost_sample, -1);
+	}
+	rb_boost_report();
+stop:
+	/* The hog, reader and measurer park once their samples are done. */
+	rb_stop_kthreads(tasks, n);
+	/* Every queued callback has run before its pool is freed. */
+	rcu_barrier();
+out:
+	kfree(rb_boost_gp);
+	kfree(rb_boost_pool);
+	rb_boost_pool = NULL;
+	rb_boost_gp = NULL;
+	return ret;
+}
+
 /* ---- parameters, init, exit ------------------------------------------ */
 
 struct rb_int_param {
@@ -1687,6 +1917,7 @@ static int rb_check_params(void)
 		{ "samples", &samples, 1, 100000 },
 		{ "hold_us", &hold_us, 0, 1000 },
 		{ "reader_us", &reader_us, 1, RB_LAT_MAX_READER_US },
+		{ "hog_ms", &hog_ms, 1, RB_BOOST_MAX_HOG_MS },
 	};
 	int i;
 

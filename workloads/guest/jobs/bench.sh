@@ -18,7 +18,7 @@
 missing=
 for v in BENCH_TESTS BENCH_NESTS BENCH_RUNS BENCH_TARGET_MS BENCH_CALLRCU_MS BENCH_CALLRCU_CALLS \
 	BENCH_MAX_BACKLOG BENCH_MEMORY_RATE BENCH_MEMORY_MS BENCH_GP_SAMPLES BENCH_GP_HOLD_US BENCH_WAIT_S BENCH_PERF BENCH_COUNT_LOOPS \
-	BENCH_COUNT_GPS BENCH_LATENCY_US BENCH_LATENCY_SAMPLES; do
+	BENCH_COUNT_GPS BENCH_LATENCY_US BENCH_LATENCY_SAMPLES BENCH_BOOST_SAMPLES BENCH_BOOST_HOG_MS; do
 	eval "[ -n \"\${$v:-}\" ]" || missing="$missing $v"
 done
 if [ -n "$missing" ]; then
@@ -188,12 +188,13 @@ test_gp() {
 	[ -s /results/stats-after-idle.txt ] || say "no $STATS_GLOB on this kernel: no gp_stages rows"
 }
 
-# boost_rows PARAMS BEFORE AFTER: how often preemptible RCU boosted readers
-# during one latency run ("boosts" of rcupreempt_stats; no other kernel has it).
+# boost_rows TEST PARAMS BEFORE AFTER: how often preemptible RCU boosted
+# readers during one run of a test ("boosts" of rcupreempt_stats; no other
+# kernel has it), as a row of TEST.
 boost_rows() {
-	awk -v p="$1" 'FNR == NR { before[$1] = $2; next } { after[$1] = $2 }
+	awk -v t="$1" -v p="$2" 'FNR == NR { before[$1] = $2; next } { after[$1] = $2 }
 		END { if ("boosts" in after)
-			printf "latency_boost,%s,boosts,%.0f,count,debugfs\n", p, after["boosts"] - before["boosts"] }' "$2" "$3"
+			printf "%s,%s,boosts,%.0f,count,debugfs\n", t, p, after["boosts"] - before["boosts"] }' "$3" "$4"
 }
 
 # Wakeup latency of a SCHED_FIFO task behind readers of each length.
@@ -203,9 +204,20 @@ test_latency() {
 		stats_snapshot /tmp/lat-before.txt
 		rcubench test=latency reader_us="$us" readers=1 samples="$BENCH_LATENCY_SAMPLES" || return 1
 		stats_snapshot /tmp/lat-after.txt
-		boost_rows "reader_us=$us;readers=1;samples=$BENCH_LATENCY_SAMPLES" \
+		boost_rows latency_boost "reader_us=$us;readers=1;samples=$BENCH_LATENCY_SAMPLES" \
 			/tmp/lat-before.txt /tmp/lat-after.txt >>"$ROWS"
 	done
+}
+
+# A reader preempted inside its section by a SCHED_FIFO hog: the grace
+# period and the callbacks outstanding, and how often the booster acted.
+test_boost() {
+	[ -f "$MOD/rcubench.ko" ] || { echo "no measurer: $MOD/rcubench.ko is not in this guest"; return 1; }
+	stats_snapshot /tmp/boost-before.txt
+	rcubench test=boost samples="$BENCH_BOOST_SAMPLES" hog_ms="$BENCH_BOOST_HOG_MS" || return 1
+	stats_snapshot /tmp/boost-after.txt
+	boost_rows boost_count "hog_ms=$BENCH_BOOST_HOG_MS;samples=$BENCH_BOOST_SAMPLES" \
+		/tmp/boost-before.txt /tmp/boost-after.txt >>"$ROWS"
 }
 
 # The loop count our read test chose for readers=NCPUS nest=1, so that
