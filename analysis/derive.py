@@ -197,6 +197,13 @@ def stage_count(rows: list[Row], kernel: str, vcpus: int) -> int | None:
     return int(values.pop()) if len(values) == 1 else None
 
 
+def variant_on(rows: list[Row], kernel: str, vcpus: int, variant: str) -> bool:
+    """Whether the design variant (gp_stages rows, metric fast_advance or
+    idle_skip: 1 on) was on in every boot of the cell; False without rows."""
+    values = {r.value for r in select(rows, "gp_stages", variant, kernel, vcpus)}
+    return values == {1.0}
+
+
 # ---- estimates ----
 
 def cell_estimate(fn: CellFn, rows: list[Row], kernel: str, vcpus: int) -> Estimate | None:

@@ -44,6 +44,25 @@ Classic RCU (family classic, the 2.6.23 code of patches/0002):
   back to back: the previous callback was invoked in a tick's softirq with
     no batch pending (cpu_quiet() found next_pending 0), so the next call
     is lone at phase u close to 0: about 3 ticks.
+The design variants of patch 0011 (rcupreempt.fast_advance=1,
+idle_skip=1; gp_stages rows say which were on), at 1 CPU:
+  fast_advance: rcu_try_flip() goes on through every state whose
+    condition holds.  The flipping CPU acknowledges its flip only after
+    rcu_try_flip() returns, and executes the memory-barrier request of
+    waitmb in the tick before the next rcu_try_flip(), so a tick moves
+    idle -> waitack (the flip), the next waitack -> waitzero -> waitmb,
+    the next waitmb -> idle -> waitack (the next flip): a stage is S = 2
+    ticks instead of 4.  With S ticks a stage, the formulas above read:
+    lone S*G + U(0,1], back to back S*(G + 1).
+  idle_skip: a CPU hands its last wait list (where the callback sits
+    after the G-th flip) to RCU_SOFTIRQ in the tick whose rcu_try_flip()
+    ends that stage (waitmb -> idle), without waiting for a (G+1)-th flip,
+    and rcu_pending() does not count it.  One state a tick, stage G ends a
+    tick before the seed's (G+1)-th flip: lone 4G - 1 + U(0,1]; back to
+    back the previous callback started no stage, so the next call is a
+    lone one at phase 0: 4G.  With fast_advance too, stage G ends in the
+    very tick of that flip: lone as fast_advance alone, 2G + U(0,1], back
+    to back 2G + 1.
 Tree RCU: no prediction here (its grace-period kthread sleeps
 jiffies_till_first_fqs and reacts to wakeups; not derived).
 
@@ -94,13 +113,21 @@ class Prediction:
                 f"median {units.sig(self.median)}")
 
 
-def prediction(family: str, spacing: str, stages: int | None) -> Prediction | None:
+def prediction(family: str, spacing: str, stages: int | None,
+               fast_advance: bool = False, idle_skip: bool = False) -> Prediction | None:
     """The design's latency at 1 CPU (see the module's text), or None."""
     if family == "rcupreempt" and stages:
+        stage = 2 if fast_advance else 4    # ticks a stage takes
+        flip = stage * stages + 1           # the tick of the (G+1)-th flip
+        # The tick that ends stage G: its own before the flip, or the
+        # flip's own with fast_advance (waitmb -> idle -> waitack).
+        end = flip if fast_advance else flip - 1
+        deliver = end if idle_skip else flip
         if spacing == "lone":
-            return Prediction(4 * stages, 4 * stages + 1, 4 * stages + 0.5)
+            return Prediction(deliver - 1, deliver, deliver - 0.5)
         if spacing == "back_to_back":
-            return Prediction(4 * (stages + 1), 4 * (stages + 1), 4 * (stages + 1))
+            b2b = deliver if idle_skip else deliver - 1 + stage
+            return Prediction(b2b, b2b, b2b)
     if family == "classic":
         if spacing == "lone":
             return Prediction(2, 3, 2.5)
@@ -122,7 +149,9 @@ def cell_line(rd: ResultDir, kernel: str, vcpus: int, load: str, spacing: str) -
     if e is None:
         return None
     family = suiteconf.kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
-    p = prediction(family, spacing, derive.stage_count(rows, kernel, vcpus)) if family else None
+    p = prediction(family, spacing, derive.stage_count(rows, kernel, vcpus),
+                   derive.variant_on(rows, kernel, vcpus, "fast_advance"),
+                   derive.variant_on(rows, kernel, vcpus, "idle_skip")) if family else None
     return [kernel, str(vcpus), load, spacing.replace("_", " "), units.cell(e, "ticks"),
             p.text() if p else units.NONE, verdict(e.value, p) if p else units.NONE,
             mark(rd, kernel, vcpus)]
@@ -137,7 +166,10 @@ INTRO = ("synchronize_rcu() in scheduler ticks (HZ from the rows), each boot's m
          "states, one state per tick: lone 4G + U(0,1], back to back 4(G+1) (the stage "
          "the previous callback's last flip began runs first); Classic RCU: lone "
          "2 + U(0,1] (batch start, quiescent state, invocation: one tick each), back "
-         "to back 3; the derivations are in analysis/gpdesign.py.  A median more than "
+         "to back 3; the design variants: fast_advance S = 2 ticks a stage instead of 4 "
+         "(lone S·G + U(0,1], back to back S·(G+1)); idle_skip delivers the last wait list "
+         "when its stage ends, not at the next flip (4G − 1 + U(0,1] lone, 4G back to back; "
+         "with fast_advance that is the flip's tick: 2G + U(0,1], 2G + 1); the derivations are in analysis/gpdesign.py.  A median more than "
          f"{TOLERANCE_TICKS:g} tick from the prediction's is in bold.")
 
 

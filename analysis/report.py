@@ -28,6 +28,7 @@ import realpaths
 import suiteconf
 import summary
 import tables
+import variants
 import verdict
 from resultdir import ResultDir, ResultsError, atomic_write, load_result_dir, write_agreement
 
@@ -106,7 +107,7 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
              tables.failed_cells(rd),
              tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
-             latency.report_section(rd, kernels),
+             latency.report_section(rd, kernels), variants.report_section(rd),
              tables.gp_stages(rd), tables.callrcu(rd, kernels), tables.refscale(rd),
              tables.urcu(rd), realpaths.report_section(rd, kernels), plots_section(figs)]
     return "\n".join(line for part in parts for line in part)

@@ -143,6 +143,16 @@ def kernel_build(kernel: str) -> str:
         return kernel
 
 
+def kernel_fact(kernel: str, name: str) -> str | None:
+    """Fact NAME of kernel (configs/<kernel>/facts, or its BASE's); None when
+    unset or for a kernel this tree has no scenario of."""
+    scenario = _scenario()
+    try:
+        return scenario.fact(kernel, name)
+    except scenario.ScenarioError:
+        return None
+
+
 def kernel_family(kernel: str) -> str | None:
     """The RCU family of kernel (configs/<kernel>/facts FAMILY), None for a
     kernel this tree has no scenario of (an older results directory's)."""

@@ -167,6 +167,19 @@ gp_stages_rows() {
 		}' "$2" "$3"
 }
 
+# variant_rows LOAD: the preemptible kernel's design variants as it ran
+# (rcupreempt.fast_advance, idle_skip: Y/N in sysfs, 1/0 here), for the
+# analysis' prediction; nothing on a kernel without them.
+variant_rows() {
+	local v f
+	for v in fast_advance idle_skip; do
+		f=/sys/module/rcupreempt/parameters/$v
+		[ -f "$f" ] || continue
+		case "$(cat "$f")" in Y | 1) echo "gp_stages,load=$1,$v,1,count,sysfs" ;;
+		*) echo "gp_stages,load=$1,$v,0,count,sysfs" ;; esac
+	done
+}
+
 # Each load: lone grace periods, then back-to-back ones; the stage means
 # cover both.  The preemptible kernel's configured stages per grace period
 # (rcupreempt.gp_stages) go with them, for the analysis' prediction.
@@ -180,6 +193,7 @@ test_gp() {
 				spacing="$spacing" || return 1
 		done
 		[ ! -f $gp_stages ] || echo "gp_stages,load=$load,stages,$(cat $gp_stages),count,sysfs" >>"$ROWS"
+		variant_rows "$load" >>"$ROWS"
 		t1=$(uptime_s)
 		stats_snapshot "/results/stats-after-$load.txt"
 		gp_stages_rows "$load" "/results/stats-before-$load.txt" \
