@@ -220,6 +220,10 @@ def _latency(metric: str, reader_us: int) -> derive.CellFn:
                                                             reader_us=reader_us))
 
 
+def _boost(metric: str) -> derive.CellFn:
+    return lambda rows, k, v: derive.per_boot(derive.select(rows, "boost", metric, k, v))
+
+
 def _urcu(flavour: str) -> derive.CellFn:
     return lambda rows, k, v: derive.urcu_boots(rows, flavour, v) if k == HOST_KERNEL else {}
 
@@ -255,6 +259,8 @@ def wall_measures(rows: list[Row]) -> list[WallMeasure]:
             for us in reader_lengths(rows)
             for metric, name in (("wakeup_median_ns", "wakeup median"),
                                  ("wakeup_p99_ns", "wakeup p99"))]
+    out += [WallMeasure(f"boost {metric}", ("boost",), unit, _boost(metric))
+            for metric, unit in (("gp_median_ns", "ns"), ("outstanding_median", "count"))]
     out.append(WallMeasure("refscale", ("refscale",), "ns",
                            lambda rs, k, v: derive.refscale_boots(rs, k, v, v)))
     out += [WallMeasure(f"urcu {flavour}", ("urcu",), "ns", _urcu(flavour))
