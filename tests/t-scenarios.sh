@@ -66,16 +66,21 @@ for k in $(conf_get TEST_KERNELS); do
 	case " $(conf_get KERNELS) " in *" $k "*) ;; *) fail "TEST_KERNELS names $k, which is not in KERNELS" ;; esac
 done
 echo "ok: TEST_KERNELS is part of KERNELS"
-# A guest test that names a kernel (test_tmp K, --kernel K, --kernels K)
-# must name one that the guest tier builds, else make test skips it.
-# tests_kernels_outside DIR: "test: kernel" for each such name outside
-# TEST_KERNELS in DIR's guest-tier tests (nosuch is the bad-input tests' own).
+# A guest test that names a kernel (test_tmp K, --kernel K, --kernels K,
+# kernels="K ...") must name one that the guest tier builds, else make test
+# skips it: a kernel of TEST_KERNELS or a boot variant of one.
+# tests_kernels_outside DIR: "test: kernel" for each such name outside them
+# in DIR's guest-tier tests (nosuch is the bad-input tests' own).
 tests_kernels_outside() {
-	local t k known
+	local t k known v
 	known=" $(conf_get TEST_KERNELS) nosuch "
+	for v in $(scenarios); do
+		case "$known" in *" $(kernel_fact "$v" BUILD) "*) known="$known$v " ;; esac
+	done
 	for t in "$1"/t-*.sh; do
 		grep -q '^# tier: guest$' "$t" || continue
-		for k in $(grep -ohE '(test_tmp|--kernels?) [a-z][a-z-]*' "$t" | awk '{ print $2 }'); do
+		for k in $(grep -ohE '(test_tmp|--kernels?) [a-z][a-z-]*' "$t" | awk '{ print $2 }') \
+			$(sed -n 's/^\(kernels\|build\|variant\)="\{0,1\}\([a-z][a-z -]*\)"\{0,1\}$/\2/p' "$t"); do
 			case "$known" in *" $k "*) ;; *) echo "${t##*/}: $k" ;; esac
 		done
 	done
@@ -84,9 +89,10 @@ outside=$(tests_kernels_outside "$RB_TOP/tests")
 [ -z "$outside" ] || fail "guest tests name kernels that make test does not build: $outside"
 mkdir -p "$tmp/planted"
 printf '#!/bin/bash\n# tier: guest\ntest_tmp tree\n' >"$tmp/planted/t-planted.sh"
-[ "$(tests_kernels_outside "$tmp/planted")" = "t-planted.sh: tree" ] ||
-	fail "a planted guest test booting tree was not caught"
-echo "ok: the guest tests name only kernels of TEST_KERNELS (a planted one naming tree is caught)"
+printf '#!/bin/bash\n# tier: guest\nkernels="preempt tree-preempt"\nvariant=preempt-noboost\n' >"$tmp/planted/t-planted2.sh"
+[ "$(tests_kernels_outside "$tmp/planted" | paste -sd ' ')" = "t-planted.sh: tree t-planted2.sh: tree-preempt" ] ||
+	fail "planted guest tests booting tree and tree-preempt were not caught: $(tests_kernels_outside "$tmp/planted")"
+echo "ok: the guest tests name only kernels of TEST_KERNELS or their boot variants (planted ones naming tree, tree-preempt are caught)"
 expect_fail "an unknown kernel" "$RB_TOP/workloads/check-config.sh" no-such-kernel /dev/null
 
 # The two readers agree on every fact any scenario sets, inherited ones too.
