@@ -8,7 +8,8 @@ the same bzImage booted with other arguments, e.g. preempt-fast-advance
 that build on the verdict's figures (verdict.py: the largest vCPU count
 below the host's CPUs, exact counts, TCG wall clock with 95% intervals)
 and on those a design variant is meant to change: back-to-back grace
-periods, the RCU core's instructions per grace period, and the boost
+periods, the RCU core's instructions per grace period and per tick with
+interrupts off (mean and worst: the plugin's irqwork), and the boost
 test.  The grace-period latency of each against what its design predicts
 comes from gpdesign.py (the variants' derivations are there).  The
 boosting table has one row per kernel of the sweep that ran the boost
@@ -63,6 +64,12 @@ GP_CORE = Measure("RCU core instructions per grace period per CPU", "count_gp",
 GP_TICK = Measure("RCU core instructions in the tick per grace period per CPU", "count_gp",
                   count_boots("count_gp", "core_insns_tick", load="idle"), "count",
                   "the tick's RCU work per grace period per CPU is", "more", "less")
+IRQOFF_MEAN = Measure("RCU work per tick with interrupts off", "count_gp",
+                      count_boots("count_gp", "irqoff_core_insns_mean", load="idle"), "count",
+                      "the RCU core executes with interrupts off per tick", "more", "less")
+IRQOFF_MAX = Measure("Worst tick's RCU work with interrupts off", "count_gp",
+                     count_boots("count_gp", "irqoff_core_insns_max", load="idle"), "count",
+                     "the worst tick's RCU work with interrupts off is", "more", "less")
 BOOST_GP = Measure("Grace period behind a preempted reader", "boost", boost_boots("gp_median_ns"),
                    "ns", "a synchronize_rcu() behind a reader preempted by a SCHED_FIFO hog takes",
                    "longer", "shorter")
@@ -78,6 +85,10 @@ ROWS = (
     verdict.VerdictRow("RCU core instructions / GP / CPU", verdict.EXACT + " (varies)",
                        verdict.measured(GP_CORE)),
     verdict.VerdictRow("of them in the tick", verdict.EXACT + " (varies)", verdict.measured(GP_TICK)),
+    verdict.VerdictRow("tick's RCU work, interrupts off: mean", verdict.EXACT + " (varies)",
+                       verdict.measured(IRQOFF_MEAN)),
+    verdict.VerdictRow("tick's RCU work, interrupts off: worst", verdict.EXACT + " (varies)",
+                       verdict.measured(IRQOFF_MAX)),
     verdict.VerdictRow("read pair: instructions", verdict.EXACT, verdict.read_count("insns")),
     verdict.VerdictRow("call_rcu() cost", verdict.WALL, verdict.measured(measures.CALLRCU_COST)),
     verdict.VerdictRow("callback capacity (CPU-bound)", verdict.WALL, verdict.measured(measures.CAPACITY)),

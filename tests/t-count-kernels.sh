@@ -26,7 +26,14 @@
 #    the first call" does not apply.)
 #  - count_gp (first boot): each synchronize_rcu() moved the kernel's own
 #    grace-period counter (rcu_get_gp_seq()) at least once, and the RCU
-#    core executed instructions in the window.
+#    core executed instructions in the window, some of them in interrupt
+#    episodes with interrupts off (the plugin's irqwork: mean and largest
+#    per episode, episodes per grace period);
+#  - count_gp at 1 vCPU, on the seed kernels: the interrupt episodes with
+#    RCU work per back-to-back grace period are the ticks the design
+#    predicts for one (analysis/gpdesign.py: Classic 3, flip counters
+#    4(G+1) = 12), within half a tick: each tick runs the RCU core, and
+#    nothing else does with interrupts off.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -139,7 +146,13 @@ check_count_gp() {
 		insns=$(count_of "$rows" count_gp "$p" core_insns)
 		awk -v g="$kgps" -v i="$insns" 'BEGIN { exit !(g >= 1 && g <= 16 && i > 0) }' ||
 			fail "$k: count_gp $p: $kgps kernel grace periods per synchronize_rcu(), $insns core instructions"
-		echo "ok: $k: count_gp $p: $kgps kernel grace periods per synchronize_rcu(), $insns core instructions per GP per CPU"
+		eps=$(count_of "$rows" count_gp "$p" irqoff_episodes_per_gp)
+		mean=$(count_of "$rows" count_gp "$p" irqoff_core_insns_mean)
+		max=$(count_of "$rows" count_gp "$p" irqoff_core_insns_max)
+		awk -v e="$eps" -v m="$mean" -v x="$max" 'BEGIN { exit !(e > 0 && m > 0 && x >= m) }' ||
+			fail "$k: count_gp $p: interrupts-off work: $eps episodes per GP, mean $mean, max $max"
+		echo "ok: $k: count_gp $p: $kgps kernel grace periods per synchronize_rcu(), $insns core instructions per GP per CPU;" \
+			"interrupts off: $eps episodes per GP, $mean instructions each, at most $max"
 	done
 	[ -n "${p:-}" ] || fail "$k: no count_gp rows"
 }
@@ -166,4 +179,17 @@ for k in $kernels; do
 	*) fail "$k: READ_SIDE '$(kernel_fact "$k" READ_SIDE)' in configs/$k/facts is none of none, irqflags, counter" ;;
 	esac
 	[ -z "$extra" ] || check_refscale "$tmp/$k-1/rows.csv"
+	[ "$(kernel_fact "$k" SEED)" = yes ] || continue
+	count_boot "$k" 1 count_gp "$tmp/$k-uni"
+	predicted=$(/usr/bin/python3 -c 'import sys; sys.path[:0] = [sys.argv[1] + "/analysis", sys.argv[1] + "/scripts"]
+import gpdesign, scenario
+p = gpdesign.prediction(scenario.family(sys.argv[2]), "back_to_back", 2)
+print(p.median if p else "")' "$RB_TOP" "$k")
+	[ -n "$predicted" ] || fail "$k: no back-to-back prediction for its family"
+	for p in $(awk -F, '$1 == "count_gp" { print $2 }' "$tmp/$k-uni/rows.csv" | sort -u); do
+		eps=$(count_of "$tmp/$k-uni/rows.csv" count_gp "$p" irqoff_episodes_per_gp)
+		awk -v e="$eps" -v t="$predicted" 'BEGIN { exit !(e >= t - 0.5 && e <= t + 0.5) }' ||
+			fail "$k: count_gp $p at 1 vCPU: $eps interrupt episodes with RCU work per grace period, the design predicts $predicted ticks"
+		echo "ok: $k: count_gp $p at 1 vCPU: $eps interrupt episodes with RCU work per grace period, the design's $predicted ticks"
+	done
 done

@@ -55,3 +55,22 @@ assert counts.kernel_gps(20) == 20
 assert counts.kernel_gps((3 << 62) + 20) == 20, counts.kernel_gps((3 << 62) + 20)
 PY
 echo "ok: count_rows.py reads a grace-period count across the counter's wrap as the count"
+
+# count_rows.py: a window's interrupts-off work from the plugin's irqwork
+# rows (hand-computed: 4 grace periods on 2 vCPUs, 10 + 14 episodes of
+# 2000 + 2200 core instructions, the largest 410): 24 / 8 = 3 episodes
+# per grace period per CPU, 4200 / 24 = 175 each, at most 410; none
+# without rows (a plugin without core=).
+/usr/bin/python3 - "$RB_TOP/workloads/tcg-plugin" <<'PY' || fail "count_rows.py misreads the irqwork rows"
+import sys
+sys.path.insert(0, sys.argv[1])
+import count_rows as counts
+rows = [{"episodes": "10", "insns": "2000", "max": "300"},
+        {"episodes": "14", "insns": "2200", "max": "410"}]
+got = counts.irqwork_metrics(rows, 4 * 2)
+want = {"irqoff_episodes_per_gp": 3.0, "irqoff_core_insns_mean": 175.0, "irqoff_core_insns_max": 410.0}
+assert got == want, got
+assert counts.irqwork_metrics([], 8) == {}
+assert counts.irqwork_metrics([{"episodes": "0", "insns": "0", "max": "0"}], 8)["irqoff_core_insns_mean"] == 0
+PY
+echo "ok: count_rows.py turns irqwork rows into the interrupts-off work per grace period, per episode and its worst"

@@ -17,6 +17,12 @@ count_gp and count_callrcu's callback part are windows: instructions of
 every vCPU attributed to kernel functions; the RCU core's functions are
 grouped by the table GROUPS below (one per RCU family).
 
+A boot whose plugin had core= (boot.sh passes CORE and READ_SIDE below,
+as core= and notcore=) has an "irqwork" section: per window and vCPU the
+hard-interrupt episodes in which the RCU core ran with interrupts off
+(before softirqs), their instructions and the largest; count_gp gets the
+tick's interrupts-off work from them.
+
 A boot with the plugin's coherence model (coh=on, boot.sh RB_PLUGIN_COH=on)
 has the window rows' columns COH too (each vCPU's first touches, read
 misses, invalidations and transfers, by the instruction's function) and
@@ -259,6 +265,23 @@ def window_totals(funcs: Iterable[dict[str, str]], family: str,
     return tot
 
 
+IRQWORK = ["irqoff_episodes_per_gp", "irqoff_core_insns_mean", "irqoff_core_insns_max"]
+
+
+def irqwork_metrics(rows: list[dict[str, str]], per: int) -> dict[str, float]:
+    """One window's interrupts-off RCU work (irqwork rows, one per vCPU):
+    episodes with core work per grace period per CPU (per: gps x cpus),
+    core instructions per such episode, and the largest episode of any
+    vCPU; {} without rows (a plugin without core=)."""
+    if not rows:
+        return {}
+    episodes = sum(int(r["episodes"]) for r in rows)
+    insns = sum(int(r["insns"]) for r in rows)
+    return {"irqoff_episodes_per_gp": episodes / per,
+            "irqoff_core_insns_mean": insns / episodes if episodes else 0.0,
+            "irqoff_core_insns_max": float(max(int(r["max"]) for r in rows))}
+
+
 def line_name(line: dict[str, str]) -> str:
     """A hot line's name for params: symbol(+0xoffset), or phys:0xADDR
     when the plugin could not name it (heap, stacks)."""
@@ -294,7 +317,8 @@ def rows_by_seq(rows: Iterable[dict]) -> dict[str, list[dict]]:
 
 
 def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str,
-                addrs: Iterable[dict] = (), lines: Iterable[dict] = ()) -> list[list[str]]:
+                addrs: Iterable[dict] = (), lines: Iterable[dict] = (),
+                irqwork: Iterable[dict] = ()) -> list[list[str]]:
     windows = {}
     for f in funcs:
         windows.setdefault(f["seq"], {"seq": f["seq"], "id": f["id"]})
@@ -302,6 +326,7 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str,
     by_seq = rows_by_seq(funcs)
     addrs_of = rows_by_seq(addrs)
     lines_of = rows_by_seq(lines)
+    irqwork_of = rows_by_seq(irqwork)
     out = []
     for rec, lab in join(list(windows.values()), [lab for lab in labels if lab["role"] == "window"],
                          "window"):
@@ -319,6 +344,8 @@ def window_rows(funcs: list[dict], labels: list[dict[str, str]], family: str,
             if kgps is not None:
                 out.append(row("count_gp", params, "kernel_gps_per_sync",
                                kernel_gps(int(kgps)) / int(p["gps"])))
+            out += [row("count_gp", params, m, v)
+                    for m, v in irqwork_metrics(irqwork_of[rec["seq"]], per).items()]
             if coh:
                 metrics = COH + ["core_" + c for c in COH] + \
                           ["core_transfers_" + g for g in GROUP_NAMES]
@@ -356,16 +383,25 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
     out += range_rows(sections["region"], labels)
-    return out + window_rows(sections["func"], labels, family, sections["addr"], sections["line"])
+    return out + window_rows(sections["func"], labels, family, sections["addr"], sections["line"],
+                             sections["irqwork"])
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--counts", required=True, type=Path, help="the plugin's counts.csv")
-    ap.add_argument("--labels", required=True, type=Path, help="the guest's count-labels.csv")
-    ap.add_argument("--kernel", required=True, help="kernel name (a scenario of configs/)")
+    ap.add_argument("--counts", type=Path, help="the plugin's counts.csv")
+    ap.add_argument("--labels", type=Path, help="the guest's count-labels.csv")
+    ap.add_argument("--kernel", help="kernel name (a scenario of configs/)")
     ap.add_argument("--append", type=Path, help="append the rows to this file (default: stdout)")
+    ap.add_argument("--print-regex", choices=("core", "notcore"),
+                    help="print the RCU core's function regex (core) or the read side's "
+                         "(notcore), the plugin's core= and notcore=, and exit")
     args = ap.parse_args()
+    if args.print_regex:
+        print(CORE if args.print_regex == "core" else READ_SIDE)
+        return 0
+    if not (args.counts and args.labels and args.kernel):
+        ap.error("--counts, --labels and --kernel are required")
     try:
         rows = rows_of(args.counts, args.labels, args.kernel)
     except (CountError, OSError, KeyError, ValueError) as e:

@@ -22,6 +22,15 @@
  *   Interrupts are included: the RCU core's tick work is what a window
  *   measures.
  *
+ *   Interrupt work (core=REGEX).  In windows, each vCPU's hard-interrupt
+ *   episodes (from an entry at nesting 0 to the iretq back to it) are
+ *   followed, and the instructions the episode spends in the functions
+ *   core= names (the RCU core; notcore= takes some back out: the read
+ *   side) before it turns to softirqs (__do_softirq, which runs with
+ *   interrupts enabled; a hard interrupt nested in it counts again) are
+ *   its interrupts-off RCU work: per window and vCPU, the episodes with
+ *   any, their sum and the largest (the tick's worst case).
+ *
  *   Coherence (coh=on).  Every load and store of every vCPU goes, by its
  *   guest physical address, through an MSI model of private caches
  *   (coherence.h): in windows, its first touches, read misses and
@@ -41,7 +50,10 @@
  * guest down), stat=FIFO (rbstat's channel to the guest, optional),
  * statfuncs=REGEX (functions rbstat reports by name, RB_STAT_FUNCS_DEFAULT),
  * coh=on|off (the coherence model, default off: then nothing of it runs and
- * the output is what it was without it; on, it slows the guest further).
+ * the output is what it was without it; on, it slows the guest further),
+ * core=REGEX and notcore=REGEX (the interrupt work's functions: names
+ * without a ".suffix" matching core= and not notcore=; without core= no
+ * irqwork section).
  *
  * QEMU 7.2 installs no qemu-plugin.h, so the few declarations this plugin
  * uses are below (from QEMU's include/qemu/qemu-plugin.h, version 1).
@@ -473,6 +485,11 @@ struct rb_vcpu {
 	int arm;		/* RB_OP_RANGE_LO/HI: the next load gives the address */
 	uint64_t cnt[2][C_N];	/* [0] the region itself, [1] interrupts */
 	uint64_t irqs;		/* interrupt entries inside the region */
+	/* Windows' interrupt work (core=): the episode being followed. */
+	int wnest;		/* hard-interrupt nesting */
+	int wsoftirq;		/* the nesting __do_softirq began at, 0: none */
+	bool wiret_pending;
+	uint64_t wep;		/* the episode's interrupts-off core instructions */
 } __aligned(64);
 
 static struct rb_vcpu rb_vcpus[RB_MAX_VCPUS];
@@ -511,6 +528,17 @@ struct rb_coh_cnt {
 /* [slot][vcpu * rb_nsyms + symbol] */
 static struct rb_func_cnt *rb_func_cnt[RB_MAX_WINDOWS];
 static struct rb_coh_cnt *rb_coh_cnt[RB_MAX_WINDOWS];	/* coh=on only */
+
+/* core=: each window's interrupt work per vCPU. */
+struct rb_irqwork {
+	uint64_t episodes;	/* hard-interrupt episodes with core work */
+	uint64_t insns;		/* their core instructions, interrupts off */
+	uint64_t max;		/* the largest episode's */
+};
+
+static struct rb_irqwork rb_irqwork[RB_MAX_WINDOWS][RB_MAX_VCPUS];
+static bool *rb_core;		/* [symbol]: an interrupt-work function */
+static long rb_softirq_func = -1;	/* __do_softirq's symbol */
 
 /* Outside vmlinux text: counts per translation block address. */
 struct rb_tb_cnt {
@@ -719,6 +747,46 @@ static int rb_stat_name_funcs(const char *re)
 	return 0;
 }
 
+/*
+ * core=, notcore=: mark the interrupt-work functions: the symbols whose
+ * name without a ".suffix" (.isra.0, .constprop.0, .cold) matches the
+ * extended regex core and not notcore (NULL: none); note __do_softirq.
+ */
+static int rb_core_funcs(const char *core, const char *notcore)
+{
+	regex_t rx[2];
+	char *anchored;
+	int n, k;
+	size_t i;
+
+	for (n = 0; n < 2 && (n == 0 ? core : notcore); n++) {
+		if (asprintf(&anchored, "^(%s)$", n == 0 ? core : notcore) < 0)
+			return -1;
+		k = regcomp(&rx[n], anchored, REG_EXTENDED | REG_NOSUB);
+		free(anchored);
+		if (k) {
+			while (n--)
+				regfree(&rx[n]);
+			return -1;
+		}
+	}
+	rb_core = calloc(rb_nsyms, sizeof(*rb_core));
+	for (i = 0; i < rb_nsyms; i++) {
+		char *name = strdup(rb_syms[i].name), *dot = strchr(name, '.');
+
+		if (dot)
+			*dot = '\0';
+		rb_core[i] = !regexec(&rx[0], name, 0, NULL, 0) &&
+			     (n < 2 || regexec(&rx[1], name, 0, NULL, 0));
+		if (!strcmp(name, "__do_softirq"))
+			rb_softirq_func = i;
+		free(name);
+	}
+	while (n--)
+		regfree(&rx[n]);
+	return 0;
+}
+
 /* ---- the coherence model (coh=on): state and windows ------------------ */
 
 /*
@@ -911,6 +979,47 @@ static inline void rb_add(uint64_t *cnt, const uint32_t *cls)
 		cnt[c] += cls[c];
 }
 
+/*
+ * core=: follow vCPU v's hard-interrupt episodes in window slot (entry:
+ * the block or instruction begins an interrupt entry; iret: it ends with
+ * iretq, whose return is seen at the next one), and add the interrupts-off
+ * core instructions of func to the episode.
+ */
+static void rb_irqwork_count(int slot, unsigned int vcpu, struct rb_vcpu *v, bool entry,
+			     bool iret, long func, uint32_t insns)
+{
+	if (v->wiret_pending) {
+		v->wiret_pending = false;
+		if (v->wnest > 0 && --v->wnest < v->wsoftirq)
+			v->wsoftirq = 0;
+		if (v->wnest == 0 && v->wep) {
+			struct rb_irqwork *w = &rb_irqwork[slot][vcpu];
+
+			w->episodes++;
+			w->insns += v->wep;
+			if (v->wep > w->max)
+				w->max = v->wep;
+			v->wep = 0;
+		}
+	}
+	if (entry) {
+		if (v->wnest == 0) {
+			v->wep = 0;
+			v->wsoftirq = 0;
+		}
+		v->wnest++;
+	}
+	v->wiret_pending = iret;
+	if (v->wnest == 0 || func < 0)
+		return;
+	if (func == rb_softirq_func) {
+		if (!v->wsoftirq)
+			v->wsoftirq = v->wnest;
+	} else if (rb_core[func] && (!v->wsoftirq || v->wnest > v->wsoftirq)) {
+		v->wep += insns;
+	}
+}
+
 static void rb_window_count(int slot, unsigned int vcpu, long func, uint64_t vaddr,
 			    const uint32_t *cls)
 {
@@ -997,8 +1106,12 @@ static void rb_tb_exec(unsigned int vcpu, void *udata)
 		if (range)
 			rb_range_exec(vcpu, v, tb, true);
 	}
-	if (w)
+	if (w) {
+		if (rb_core)
+			rb_irqwork_count(w - 1, vcpu, v, tb->entry, tb->iret, tb->func,
+					 tb->cls[C_INSNS]);
 		rb_window_count(w - 1, vcpu, tb->func, tb->vaddr, tb->cls);
+	}
 	if (__atomic_load_n(&rb_stat_on, __ATOMIC_RELAXED))
 		rb_stat_count(vcpu, tb->func, tb->vaddr, tb->cls);
 }
@@ -1019,8 +1132,12 @@ static void rb_insn_exec(unsigned int vcpu, void *udata)
 		rb_add(v->cnt[v->irq_nest > 0], in->d.cls);
 	}
 	w = __atomic_load_n(&rb_window, __ATOMIC_RELAXED);
-	if (w)
+	if (w) {
+		if (rb_core)
+			rb_irqwork_count(w - 1, vcpu, v, in->entry, in->d.iret, in->func,
+					 in->d.cls[C_INSNS]);
 		rb_window_count(w - 1, vcpu, in->func, in->vaddr, in->d.cls);
+	}
 	if (__atomic_load_n(&rb_stat_on, __ATOMIC_RELAXED))
 		rb_stat_count(vcpu, in->func, in->vaddr, in->d.cls);
 }
@@ -1377,6 +1494,25 @@ static void rb_write_funcs(FILE *f)
 	}
 }
 
+/* core=: each window's interrupt work per vCPU. */
+static void rb_write_irqwork(FILE *f)
+{
+	unsigned int vcpu;
+	int w;
+
+	if (!rb_core)
+		return;
+	fprintf(f, "# rbcount 1: irqwork\nkind,seq,vcpu,id,episodes,insns,max\n");
+	for (w = 0; w < rb_nwindows; w++) {
+		for (vcpu = 0; vcpu < rb_nvcpus; vcpu++) {
+			const struct rb_irqwork *iw = &rb_irqwork[w][vcpu];
+
+			fprintf(f, "irqwork,%d,%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", w,
+				vcpu, rb_window_ids[w], iw->episodes, iw->insns, iw->max);
+		}
+	}
+}
+
 /*
  * The name of the data at vaddr: "percpu:<symbol>" inside a vCPU's static
  * per-CPU area (its GS base as learnt), "<symbol>" in the kernel image's
@@ -1483,6 +1619,7 @@ static void rb_atexit(qemu_plugin_id_t id, void *udata)
 	}
 	rb_write_counts(f);
 	rb_write_funcs(f);
+	rb_write_irqwork(f);
 	rb_write_lines(f);
 	fprintf(f, "# rbcount 1: end (regions %zu, unmatched markers %" PRIu64
 		", blocks %lu fast %lu per-insn, ranges %d, last %" PRIx64 "-%" PRIx64
@@ -1597,7 +1734,7 @@ static int rb_coh_setup(void)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *map = NULL, *statfuncs = RB_STAT_FUNCS_DEFAULT;
+	const char *map = NULL, *statfuncs = RB_STAT_FUNCS_DEFAULT, *core = NULL, *notcore = NULL;
 	char msg[512];
 	int i, nvcpus;
 
@@ -1610,6 +1747,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			rb_mem = !strcmp(argv[i], "mem=on");
 		} else if (!strcmp(argv[i], "coh=on") || !strcmp(argv[i], "coh=off")) {
 			rb_coh_on = !strcmp(argv[i], "coh=on");
+		} else if (!strncmp(argv[i], "core=", 5)) {
+			core = argv[i] + 5;
+		} else if (!strncmp(argv[i], "notcore=", 8)) {
+			notcore = argv[i] + 8;
 		} else if (!strncmp(argv[i], "statfuncs=", 10)) {
 			statfuncs = argv[i] + 10;
 		} else if (!strncmp(argv[i], "stat=", 5)) {
@@ -1657,6 +1798,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		snprintf(msg, sizeof(msg), "rbcount: error: statfuncs=%s is not a regex\n",
 			 statfuncs);
 		qemu_plugin_outs(msg);
+		return -1;
+	}
+	if (core && rb_core_funcs(core, notcore)) {
+		qemu_plugin_outs("rbcount: error: core= or notcore= is not a regex\n");
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, rb_tb_trans);
