@@ -229,7 +229,13 @@ def gp_count(rows: list[RowLike], kernel: str, vcpus: int) -> tuple[str, dict[st
     return "", {}
 
 
+# The calib ops that price instruction classes (the others, line_transfer,
+# price cache-line transfers: no part of these models).
+INSTRUCTION_OPS = {op for op, _ in (*READ_CLASSES.values(), *GP_CLASSES.values()) if op} | {PLAIN_OP}
+
+
 def cost_note(cost: dict[str, Range]) -> str:
+    cost = {op: c for op, c in cost.items() if op in INSTRUCTION_OPS}
     if not cost:
         return "No calib rows (workloads/calibrate/run.sh): modelled ns are n/a."
     parts = [f"{op} [{units.sig(c.low)}, {units.sig(c.high)}]" for op, c in sorted(cost.items())]

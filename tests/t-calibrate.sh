@@ -2,8 +2,9 @@
 # tier: host
 # Native calibration (workloads/calibrate): the program builds and runs,
 # run.sh appends calib rows in the vocabulary of analysis/SCHEMA.md with
-# sane numbers (positive, quartiles around the median, mfence and the locked
-# add dearer than an ALU op), published cli/sti rows are the table's cycles
+# sane numbers (positive, quartiles around the median, mfence, the locked
+# add and, on a host of 2 CPUs or more, a cache-line transfer between two
+# CPUs (pingpong) dearer than an ALU op), published cli/sti rows are the table's cycles
 # at the measured cycle time (alu's lower quartile), and analysis/costmodel.py
 # reads the costs.
 set -euo pipefail
@@ -22,8 +23,14 @@ grep -q 'sti: no published figure' "$tmp/err" || fail "no note for the op withou
 csv=$tmp/r/csv/results.csv
 [ "$(head -1 "$csv")" = "$(conf_get CSV_COLUMNS | tr ' ' ',')" ] || fail "header is not CSV_COLUMNS"
 rows=$(tail -n +2 "$csv" | wc -l)
-# 7 measured ops and cli, 3 metrics each, 2 repeats.
-[ "$rows" -eq $((8 * 3 * 2)) ] || fail "expected 48 rows, got $rows"
+# 7 measured ops and cli (and line_transfer with 2 CPUs), 3 metrics each, 2 repeats.
+if [ "$(nproc)" -ge 2 ]; then
+	ops="$ops line_transfer"
+	want=$((9 * 3 * 2))
+else
+	want=$((8 * 3 * 2))
+fi
+[ "$rows" -eq $want ] || fail "expected $want rows, got $rows"
 
 /usr/bin/python3 - "$csv" "$ops" <<'PY' || fail "calib rows out of the vocabulary or insane"
 import csv, math, sys
@@ -43,7 +50,7 @@ for rep in ("0", "1"):
         lo, hi = val[(rep, f"op={op}", "ns_per_op_low")], val[(rep, f"op={op}", "ns_per_op_high")]
         if not (0 < lo <= med[op] <= hi and math.isfinite(hi)):
             problems.append(f"repeat {rep} {op}: not 0 < {lo} <= {med[op]} <= {hi}")
-    for dear in ("mfence", "locked_add"):
+    for dear in ("mfence", "locked_add") + (("line_transfer",) if "line_transfer" in ops else ()):
         if med[dear] <= med["alu"]:
             problems.append(f"repeat {rep}: {dear} {med[dear]} ns not above alu {med['alu']} ns")
     for metric, cycles in (("ns_per_op_low", 2), ("ns_per_op_high", 5)):
@@ -82,6 +89,8 @@ RB_CALIB_NO_GS=1 "$RB_CACHE/calibrate/calibrate" 1 1 2>"$tmp/err-fs" >"$tmp/fs.c
 grep -q 'ARCH_SET_GS' "$tmp/err-fs" || fail "the %fs fallback is not reported on stderr"
 grep -q '^calib,op=gs_inc;segment=fs,ns_per_op,[0-9]' "$tmp/fs.csv" || fail "no segment=fs row"
 
+expect_fail "pingpong on one CPU" "$RB_CACHE/calibrate/pingpong" 0 0
+expect_fail "pingpong without CPUs" "$RB_CACHE/calibrate/pingpong"
 expect_fail "run.sh without RESULTDIR" "$run"
 expect_fail "run.sh on a missing dir" "$run" "$tmp/nonexistent"
 expect_fail "run.sh with a bad --runs" "$run" "$tmp/r" --runs x

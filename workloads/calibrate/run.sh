@@ -6,7 +6,9 @@
 # costs of published.csv (cli, sti in cycles, converted to ns with the
 # measured cycle time: op alu's lower quartile; source published) to
 # RESULTDIR/csv/results.csv; repeat numbers continue after earlier calib rows.
-# The run is pinned to host CPU C (default: the last one) with taskset.
+# The run is pinned to host CPU C (default: the last one) with taskset; one
+# cache-line transfer (op line_transfer: pingpong.c) is timed between CPU C
+# and CPU C-1.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -67,6 +69,11 @@ for ((rep = first; rep < first + repeats; rep++)); do
 	measured=$(taskset -c "$cpu" "$bin_dir/calibrate" "$runs" "$target_ms")
 	echo "$measured" | host_rows 1 "$rep" "$commit" >>"$new"
 	published_rows "$measured" | host_rows 1 "$rep" "$commit" >>"$new"
+	# One cache-line transfer between two host CPUs: the calibrated CPU
+	# and the one before it (a 1-CPU host has none to measure).
+	if [ "$cpu" -ge 1 ]; then
+		"$bin_dir/pingpong" "$cpu" $((cpu - 1)) "$runs" "$target_ms" | host_rows 1 "$rep" "$commit" >>"$new"
+	fi
 done
 note "calib: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 append_rows "$csv" "$new"
