@@ -31,7 +31,7 @@ bool01() { case "$1" in Y | y | 1) echo 1 ;; *) echo 0 ;; esac; }
 
 for k in $build $variants; do
 	out=$tmp/$k
-	"$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration 20 \
+	"$RB_TOP/workloads/torture.sh" --kernel "$k" --vcpus 2 --duration 10 \
 		--out "$out" --quiet || fail "$k: torture run failed: $(cat "$out/status")"
 	stages=$(param_arg "$k" gp_stages 2)
 	grep -q "Preemptible RCU implementation (flip counters, GP_STAGES=$stages)" "$out/console.log" ||
