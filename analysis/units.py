@@ -14,6 +14,8 @@ def sig(x: float, digits: int = SIGNIFICANT) -> str:
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else ("∞" if x > 0 else "−∞")
     decimals = digits - 1 - int(math.floor(math.log10(abs(x))))
+    if abs(round(x, decimals)) >= 10 ** (digits - decimals):
+        decimals -= 1  # rounding reached the next power of ten: 0.09999 -> 0.100
     text = f"{round(x, decimals):.{max(decimals, 0)}f}"  # 4059 -> 4060
     return text.replace("-", "−")
 

@@ -140,6 +140,32 @@ def prediction_table(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
                   "median vs prediction", "cell"], body) if body else []
 
 
+def counted_ticks_table(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
+    """Back-to-back grace periods counted, not timed: count_gp's interrupt
+    episodes with RCU work per grace period (at 1 vCPU every tick runs the
+    core, so these are the ticks a grace period took) and the kernel's own
+    grace-period counter per synchronize_rcu() (rcupreempt: stages),
+    beside the design's prediction."""
+    rows = rd.ok_rows
+    v = gpdesign.PREDICTED_VCPUS
+    body = []
+    for k in dict.fromkeys(k for pair in pairs for k in (pair[1], pair[0])):
+        ticks = derive.estimate(count_boots("count_gp", "irqoff_episodes_per_gp", load="idle")(rows, k, v))
+        if ticks is None:
+            continue
+        stages = derive.estimate(count_boots("count_gp", "kernel_gps_per_sync", load="idle")(rows, k, v))
+        family = suiteconf.kernel_family(k)
+        # The variant flags and stages come from the gp test's rows of the same kernel.
+        p = gpdesign.prediction(family, "back_to_back", derive.stage_count(rows, k, v),
+                                derive.variant_on(rows, k, v, "fast_advance"),
+                                derive.variant_on(rows, k, v, "idle_skip")) if family else None
+        body.append([k, units.sig(ticks.value), units.sig(stages.value) if stages else units.NONE,
+                     p.text() if p else units.NONE,
+                     gpdesign.verdict(ticks.value, p) if p else units.NONE])
+    return table(["kernel", "ticks per back-to-back GP (counted)", "kernel GPs (stages) per call",
+                  "design predicts", "counted vs prediction"], body) if body else []
+
+
 def boost_delay_ms(rd: ResultDir, kernel: str) -> int | None:
     """The boost delay kernel booted with (None: a kernel without the booster)."""
     if suiteconf.kernel_family(kernel) != "rcupreempt":
@@ -209,6 +235,11 @@ INTRO = ("Each boot variant (configs/<kernel>/facts BUILD: the same build booted
          "safe is SPIN's verdict, not the sweep's: verify/README.md \"Design variants\".")
 PREDICT_INTRO = ("Grace periods in ticks against each design's prediction (1 vCPU, idle "
                  "load; analysis/gpdesign.py derives them, variants included).")
+COUNTED_INTRO = ("The same, counted instead of timed (rbcount, count_gp, idle load, 1 vCPU, "
+                 "20 back-to-back synchronize_rcu() calls): the interrupt episodes in which the "
+                 "RCU core ran, per grace period (every tick runs it, so: ticks), and how far "
+                 "the kernel's own grace-period counter moved per call (the flip-counter "
+                 "design counts stages).  Host load does not move a count.")
 BOOST_INTRO = ("The boost test, all on one CPU: a normal-priority reader enters "
                "rcu_read_lock() and wakes a CPU-bound SCHED_FIFO hog (priority 1) that "
                "spins for {hog}; a SCHED_FIFO measurer times synchronize_rcu() from the moment "
@@ -232,8 +263,11 @@ def report_section(rd: ResultDir) -> list[str]:
             f"{k} `{boot_args(rd, k)}`" for k, _ in pairs) + ".", ""]
         lines += comparison_table(rd, pairs)
         predicted = prediction_table(rd, pairs)
-        if predicted:
+        counted = counted_ticks_table(rd, pairs)
+        if predicted or counted:
             lines += ["### Grace periods against the design", "", PREDICT_INTRO, ""] + predicted
+        if counted:
+            lines += [COUNTED_INTRO, ""] + counted
     if boost:
         hog = hog_ms(rd.ok_rows)
         lines += ["### Priority boosting", "",

@@ -75,6 +75,24 @@ class Flags(unittest.TestCase):
         self.assertFalse(derive.variant_on(rows, "preempt-idle-skip", 1, "idle_skip"))
 
 
+class Counted(unittest.TestCase):
+    def test_counted_ticks_against_the_design(self) -> None:
+        """Counted back-to-back ticks (count_gp) of preempt and its fast_advance
+        variant against 4(G+1) = 12 and 2(G+1) = 6, flags from the gp_stages rows."""
+        rows = []
+        for k, ticks, fast in (("preempt", 11.9, 0), ("preempt-fast-advance", 5.85, 1)):
+            rows += [row(k, "count_gp", 1, "load=idle;gps=20;cpus=1", "irqoff_episodes_per_gp", ticks,
+                         source="tcg-plugin"),
+                     row(k, "count_gp", 1, "load=idle;gps=20;cpus=1", "kernel_gps_per_sync", 3,
+                         source="tcg-plugin"),
+                     row(k, "gp_stages", 1, "load=idle", "stages", 2, source="sysfs"),
+                     row(k, "gp_stages", 1, "load=idle", "fast_advance", fast, source="sysfs")]
+        rd = result_dir(rows, {"preempt": "", "preempt-fast-advance": "rcupreempt.fast_advance=1"})
+        text = "\n".join(variants.counted_ticks_table(rd, [("preempt-fast-advance", "preempt")]))
+        self.assertIn("| preempt | 11.9 | about 12.0 ticks | agrees (−0.100 ticks off) |", text)
+        self.assertIn("| preempt-fast-advance | 5.85 | about 6.00 ticks | agrees (−0.150 ticks off) |", text)
+
+
 class Boost(unittest.TestCase):
     def setUp(self) -> None:
         rows = (boost_rows("preempt", [560, 565, 570], 3) + boost_rows("preempt-noboost", [820, 829, 830], 0)
