@@ -58,18 +58,20 @@ GP_B2B_TICKS = Measure("Back-to-back grace-period latency in ticks", "gp",
                        lambda rows, k, v: derive.gp_boots(rows, k, v, metric="latency_ticks",
                                                           spacing="back_to_back"),
                        "ticks", "back-to-back synchronize_rcu() calls take", "longer", "shorter")
-GP_CORE = Measure("RCU core instructions per grace period per CPU", "count_gp",
-                  count_boots("count_gp", "core_insns", load="idle"), "count",
-                  "the RCU core executes per grace period per CPU", "more", "fewer")
-GP_TICK = Measure("RCU core instructions in the tick per grace period per CPU", "count_gp",
-                  count_boots("count_gp", "core_insns_tick", load="idle"), "count",
-                  "the tick's RCU work per grace period per CPU is", "more", "less")
-IRQOFF_MEAN = Measure("RCU work per tick with interrupts off", "count_gp",
-                      count_boots("count_gp", "irqoff_core_insns_mean", load="idle"), "count",
-                      "the RCU core executes with interrupts off per tick", "more", "less")
-IRQOFF_MAX = Measure("Worst tick's RCU work with interrupts off", "count_gp",
-                     count_boots("count_gp", "irqoff_core_insns_max", load="idle"), "count",
-                     "the worst tick's RCU work with interrupts off is", "more", "less")
+def gp_count(title: str, metric: str, what: str) -> Measure:
+    """A count_gp figure (idle load) as a measure: more is worse."""
+    return Measure(title, "count_gp", count_boots("count_gp", metric, load="idle"), "count",
+                   what, "more", "less")
+
+
+GP_CORE = gp_count("RCU core instructions per grace period per CPU", "core_insns",
+                   "the RCU core executes per grace period per CPU")
+GP_TICK = gp_count("RCU core instructions in the tick per grace period per CPU", "core_insns_tick",
+                   "the tick's RCU work per grace period per CPU is")
+IRQOFF_MEAN = gp_count("RCU work per tick with interrupts off", "irqoff_core_insns_mean",
+                       "the RCU core executes with interrupts off per tick")
+IRQOFF_MAX = gp_count("Worst tick's RCU work with interrupts off", "irqoff_core_insns_max",
+                      "the worst tick's RCU work with interrupts off is")
 BOOST_GP = Measure("Grace period behind a preempted reader", "boost", boost_boots("gp_median_ns"),
                    "ns", "a synchronize_rcu() behind a reader preempted by a SCHED_FIFO hog takes",
                    "longer", "shorter")
