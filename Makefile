@@ -84,6 +84,18 @@ report:
 	@[ -n "$(RESULTS)" ] || { echo "rcu-bench: error: make report needs RESULTS=<results directory>" >&2; exit 2; }
 	@$(PYTHON) analysis/report.py "$(RESULTS)"
 
+# make scale [KERNELS=...] [VCPUS="1 2 4 8 16"] [REPEATS=N] [OUT=dir] [RESUME=...]:
+# the count tests across vCPU counts (suite.conf VCPUS_SCALE, SCALE_TESTS,
+# BENCH_SCALE): every boot counts, with the plugin's coherence model, on
+# single-threaded TCG.  A results directory like make bench's.
+.PHONY: scale
+scale:
+	@workloads/bench.sh $(if $(RESUME),--resume "$(RESUME)",--scale) \
+		$(if $(call bench_given,KERNELS),--kernels "$(KERNELS)") \
+		$(if $(call bench_given,VCPUS),--vcpus "$(VCPUS)") \
+		$(if $(REPEATS),--repeats "$(REPEATS)") $(if $(BENCH_TESTS),--tests "$(BENCH_TESTS)") \
+		$(if $(call bench_given,SEED),--seed "$(SEED)") $(if $(OUT),--out "$(OUT)")
+
 # make compare A=<results dir>[:KERNEL] B=<results dir>[:KERNEL] [KERNELS="k1 k2"] [CSV=file]:
 # every measure both sides have, B against A (ratios of medians with 95%
 # intervals, sorted by effect; exact counts B - A), Markdown on stdout

@@ -28,6 +28,19 @@ RCU_BENCH_CACHE=$tmp/cache RB_LINUX_SOURCE=/nonexistent/linux-source-6.1.tar.xz 
 	expect_fail "build: missing linux-source" workloads/build-kernels.sh classic
 [ "$(cat "$tmp/cache/obj/classic/sentinel")" = keep ] || fail "missing source deleted a build"
 
+# A vCPU count above a kernel's CONFIG_NR_CPUS (a build from before
+# base.config raised it): refused before a results directory exists; and
+# --full with --scale; an RB_TCG_THREAD that is neither single nor multi.
+mkdir -p "$tmp/nrcache/obj/classic"
+echo CONFIG_NR_CPUS=2 >"$tmp/nrcache/obj/classic/.config"
+RCU_BENCH_CACHE=$tmp/nrcache expect_fail "bench: vCPUs above CONFIG_NR_CPUS" \
+	workloads/bench.sh --kernels classic --vcpus "1 4" --out "$tmp/nr" | grep -q "CONFIG_NR_CPUS=2" ||
+	fail "the NR_CPUS error does not name the limit"
+[ ! -e "$tmp/nr" ] || fail "a refused sweep left $tmp/nr"
+expect_fail "bench: --full and --scale" workloads/bench.sh --full --scale --out "$tmp/fs"
+RB_TCG_THREAD=both expect_fail "boot: RB_TCG_THREAD=both" \
+	workloads/boot.sh --kernel classic --vcpus 1 --job $job --out "$tmp/o"
+
 # Missing tool: a PATH with everything but QEMU.
 mkdir -p "$tmp/bin"
 for f in /usr/local/bin/* /usr/bin/* /bin/*; do

@@ -5,7 +5,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: workloads/bench.sh [--full] [--kernels "K..."] [--vcpus "N..."] [--repeats N]
+usage: workloads/bench.sh [--full|--scale] [--kernels "K..."] [--vcpus "N..."] [--repeats N]
                           [--tests "T..."] [--seed N] [--out DIR] [--no-analysis]
        workloads/bench.sh --resume DIR|last [--no-analysis]
 
@@ -21,8 +21,12 @@ csv/boots.csv (one row per boot: order, pinning, host load, overcommitted),
 csv/agreement.csv, perf/<kernel>-<vcpus>-r<repeat>/, raw/ (consoles), then
 the analysis.
 
-Profiles (suite.conf BENCH_QUICK, BENCH_FULL: boots per cell and guest
-settings): quick by default, with VCPUS_QUICK; --full with VCPUS_FULL.
+Profiles (suite.conf BENCH_QUICK, BENCH_FULL, BENCH_SCALE: boots per cell
+and guest settings): quick by default, with VCPUS_QUICK; --full with
+VCPUS_FULL; --scale (make scale) the count tests SCALE_TESTS only, with
+VCPUS_SCALE, counted in every boot, the plugin's coherence model and
+single-threaded TCG (its RB_PLUGIN_COH and RB_TCG_THREAD settings).  A
+vCPU count above a kernel's CONFIG_NR_CPUS is refused.
 --repeats N overrides the profile's boots per cell.  Tests (suite.conf
 BENCH_TEST_*): $SWEEP_TESTS by default; also $(bench_tests any named).
 --no-analysis skips analysis/report.py at the end.
@@ -60,10 +64,11 @@ count_rows() {
 
 PY=/usr/bin/python3
 
-analysis=1 full=0 kernels='' vcpus='' repeats='' tests='' out='' resume='' seed=''
+analysis=1 full=0 scale=0 kernels='' vcpus='' repeats='' tests='' out='' resume='' seed=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1 ;;
+	--scale) scale=1 ;;
 	--kernels) kernels=$2; shift ;;
 	--vcpus) vcpus=$2; shift ;;
 	--repeats) repeats=$2; shift ;;
@@ -133,7 +138,7 @@ check_resumable() {
 
 # ---- the sweep's parameters: new, or those of the sweep being resumed ----
 if [ -n "$resume" ]; then
-	[ -z "$kernels$vcpus$repeats$tests$out$seed" ] && [ $full = 0 ] ||
+	[ -z "$kernels$vcpus$repeats$tests$out$seed" ] && [ $full = 0 ] && [ $scale = 0 ] ||
 		die "--resume takes the sweep's own parameters: give no others"
 	[ "$resume" != last ] || resume=$(newest_unfinished)
 	check_resumable "$resume"
@@ -145,14 +150,14 @@ if [ -n "$resume" ]; then
 	tests=$(results get --dir "$sweep" tests)
 	settings=$(results get --dir "$sweep" job)
 else
+	[ $full = 0 ] || [ $scale = 0 ] || die "--full and --scale are two profiles: give one"
 	profile=quick
 	[ $full = 0 ] || profile=full
+	[ $scale = 0 ] || profile=scale
 	kernels=${kernels:-$(conf_get KERNELS)}
-	if [ -z "$vcpus" ]; then
-		if [ $full = 1 ]; then vcpus=$(conf_get VCPUS_FULL); else vcpus=$(conf_get VCPUS_QUICK); fi
-	fi
+	vcpus=${vcpus:-$(conf_get "VCPUS_${profile^^}")}
 	repeats=${repeats:-$(bench_repeats $profile)}
-	tests=${tests:-$SWEEP_TESTS}
+	if [ $scale = 1 ]; then tests=${tests:-$(conf_get SCALE_TESTS)}; else tests=${tests:-$SWEEP_TESTS}; fi
 	settings=$(bench_settings $profile)
 	seed=$(boots seed --seed "$seed") || exit 1
 fi
@@ -163,6 +168,21 @@ for v in $vcpus; do check_vcpus "$v"; done
 check_positive REPEATS "$repeats"
 check_tests "$tests"
 need_tool qemu-system-x86_64 make git
+# The profile's host-side settings (recorded with the guest's, so that a
+# resumed sweep boots as it began): the plugin's coherence model and TCG's
+# threading.
+for kv in $settings; do
+	case "$kv" in RB_PLUGIN_COH=* | RB_TCG_THREAD=*) export "${kv?}" ;; esac
+done
+# A guest with more vCPUs than the kernel's CONFIG_NR_CPUS would use only
+# that many: refused before anything is written.
+for k in $kernels; do
+	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$(kernel_obj "$k")/.config" 2>/dev/null || true)
+	[ -n "$nr" ] || continue  # not built yet: its build comes below
+	for v in $vcpus; do
+		[ "$v" -le "$nr" ] || die "kernel $k has CONFIG_NR_CPUS=$nr: $v vCPUs would run as $nr (configs/base.config sets it)"
+	done
+done
 
 # ---- build what is missing (a fresh machine: make deps && make bench) ----
 # Each kernel without a bzImage through workloads/build-kernels.sh; a kernel
@@ -406,7 +426,10 @@ sweep_has() {
 }
 # The native liburcu anchor (real-hardware barrier costs), once per sweep:
 # a resumed sweep that has its rows does not run it again.
-if [ $analysis = 1 ] && ! sweep_has urcu; then
+# The scale profile counts: of the native steps it takes the calibration
+# only (the cost of an instruction class and of a cache-line transfer).
+sweep_profile=$(results get --dir "$sweep" profile)
+if [ $analysis = 1 ] && [ "$sweep_profile" != scale ] && ! sweep_has urcu; then
 	echo "bench: native liburcu anchor on the host ($(nproc) CPUs)"
 	"$RB_TOP/workloads/urcu/run.sh" "$sweep" --repeats "$repeats" ||
 		{ note "bench: workloads/urcu/run.sh failed: no native anchor rows"; rc=1; }
@@ -420,14 +443,14 @@ if [ $analysis = 1 ] && ! sweep_has calib; then
 fi
 # The model's check: each kernel's read pair replayed natively on the host
 # (workloads/replay), after the calibration, once per sweep.
-if [ $analysis = 1 ] && ! sweep_has replay; then
+if [ $analysis = 1 ] && [ "$sweep_profile" != scale ] && ! sweep_has replay; then
 	echo "bench: native replay of each kernel's read pair"
 	"$RB_TOP/workloads/replay/run.sh" "$sweep" --kernels "$kernels" ||
 		{ note "bench: workloads/replay/run.sh failed: no replay rows"; rc=1; }
 fi
 # Real kernel paths (workloads/paths.sh: plugin boots, PATHS_VCPUS), in the
 # full profile only: about a minute per kernel and vCPU count.
-if [ $analysis = 1 ] && [ "$(results get --dir "$sweep" profile)" = full ] &&
+if [ $analysis = 1 ] && [ "$sweep_profile" = full ] &&
 	! sweep_has paths; then
 	echo "bench: real kernel paths (rbstat in plugin boots)"
 	"$RB_TOP/workloads/paths.sh" "$sweep" --kernels "$kernels" ||

@@ -152,6 +152,10 @@ obj=$(kernel_obj "$kernel")
 bzimage=${bzimage:-$(kernel_bzimage "$kernel")}
 moddir=${moddir:-$obj}
 [ -r "$bzimage" ] || die "kernel $kernel is not built ($bzimage): run 'make kernels'"
+# RB_TCG_THREAD=single: one host thread runs every vCPU round-robin (make
+# scale's count boots); multi (the default): a thread per vCPU.
+tcg_thread=${RB_TCG_THREAD:-multi}
+case "$tcg_thread" in single | multi) ;; *) die "RB_TCG_THREAD must be single or multi, got '$tcg_thread'" ;; esac
 
 mkdir -p "$out"
 rm -rf "$out/results" "$out/status" "$out/console.log" "$out/channel.txt" "$out/pinned" "$out/counts.csv"
@@ -180,14 +184,17 @@ cat "$base" "$extra/extra.cpio" >"$out/initrd.cpio"
 accel=$("$RB_TOP/workloads/accel.sh")
 case "$accel" in
 kvm) accel_args=(-accel kvm -cpu host) ;;
-*) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+*) accel_args=(-accel "tcg,thread=$tcg_thread" -cpu max) ;;
 esac
 echo "$accel" >"$out/accel"
 plugin_args=() stat_args=()
 if [ $plugin = 1 ]; then
 	# A plugin boot prints steadily; its rare hang (see README) should cost
 	# less than a normal boot's hang timer.
-	[ $hang_given = 1 ] || hang_s=$PLUGIN_HANG_TIMEOUT
+	if [ $hang_given = 0 ]; then
+		hang_s=$PLUGIN_HANG_TIMEOUT
+		[ "${RB_PLUGIN_COH:-off}" != on ] || hang_s=$(conf_get PLUGIN_COH_HANG_TIMEOUT)
+	fi
 	pargs=$(plugin_qemu_args "$kernel" "$accel" "$out") || exit 1
 	read -ra plugin_args <<<"$pargs"
 	sargs=$(rbstat_channel "$out") || exit 1
@@ -268,7 +275,10 @@ pin_vcpus() {
 	done
 	[ $pinned -eq "$n" ] && echo 1 || echo 0
 }
-if [ $pin -eq 1 ]; then
+if [ $pin -eq 1 ] && [ "$accel" != kvm ] && [ "$tcg_thread" = single ]; then
+	# One thread for every vCPU: nothing per vCPU to pin.
+	echo 0 >"$out/pinned"
+elif [ $pin -eq 1 ]; then
 	pin_vcpus $qemu_pid "$vcpus" >"$out/pinned"
 	[ "$(cat "$out/pinned")" = 1 ] || note "boot: could not pin the $vcpus vCPU threads of QEMU"
 fi
