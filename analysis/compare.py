@@ -116,12 +116,9 @@ class Side:
 
     @property
     def kernels(self) -> list[str]:
-        """The kernels with ok rows, in suite.conf order, then the others
-        (boot variants, kernels not in KERNELS) by name, the host last."""
+        """The kernels with ok rows, in kernel_order()."""
         have = {k for k, _ in self._index}
-        known = [k for k in suiteconf.kernels() if k in have]
-        others = sorted(have - set(known) - {HOST_KERNEL})
-        return known + others + ([HOST_KERNEL] if HOST_KERNEL in have else [])
+        return [k for k in kernel_order() if k in have]
 
     def rows(self, kernel: str, tests: tuple[str, ...]) -> list[Row]:
         """The ok rows of kernel of the tests (what a cell function reads)."""
@@ -137,7 +134,9 @@ class Side:
 
 
 def kernel_order() -> list[str]:
-    return suiteconf.kernels() + [HOST_KERNEL]
+    """suite.conf's KERNELS, then the other scenarios (boot variants) by
+    name, the host last: every kernel a results row may name."""
+    return suiteconf.known_kernels() + [HOST_KERNEL]
 
 
 def split_spec(spec: str) -> tuple[Path, str | None]:

@@ -88,7 +88,7 @@ from dataclasses import dataclass
 import derive
 import suiteconf
 import units
-from resultdir import ResultDir
+from resultdir import ResultDir, Row
 from tables import mark, section, table
 
 
@@ -143,15 +143,23 @@ def verdict(measured: float, p: Prediction) -> str:
     return f"**{'+' if off > 0 else ''}{units.sig(off)} ticks off**"
 
 
+def cell_prediction(rows: list[Row], kernel: str, vcpus: int, spacing: str) -> Prediction | None:
+    """The design's prediction for kernel's cell (its family; the stages and
+    variants its gp_stages rows say it ran), at PREDICTED_VCPUS only."""
+    family = suiteconf.kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
+    if not family:
+        return None
+    return prediction(family, spacing, derive.stage_count(rows, kernel, vcpus),
+                      derive.variant_on(rows, kernel, vcpus, "fast_advance"),
+                      derive.variant_on(rows, kernel, vcpus, "idle_skip"))
+
+
 def cell_line(rd: ResultDir, kernel: str, vcpus: int, load: str, spacing: str) -> list[str] | None:
     rows = rd.ok_rows
     e = derive.estimate(derive.gp_boots(rows, kernel, vcpus, load, "latency_ticks", spacing))
     if e is None:
         return None
-    family = suiteconf.kernel_family(kernel) if vcpus == PREDICTED_VCPUS else None
-    p = prediction(family, spacing, derive.stage_count(rows, kernel, vcpus),
-                   derive.variant_on(rows, kernel, vcpus, "fast_advance"),
-                   derive.variant_on(rows, kernel, vcpus, "idle_skip")) if family else None
+    p = cell_prediction(rows, kernel, vcpus, spacing)
     return [kernel, str(vcpus), load, spacing.replace("_", " "), units.cell(e, "ticks"),
             p.text() if p else units.NONE, verdict(e.value, p) if p else units.NONE,
             mark(rd, kernel, vcpus)]

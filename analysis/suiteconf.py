@@ -133,16 +133,6 @@ def _scenario() -> ModuleType:
     return scenario
 
 
-def kernel_build(kernel: str) -> str:
-    """The kernel whose build (obj/<kernel>) KERNEL boots: a boot variant's
-    BUILD, else KERNEL itself (also for a kernel this tree has no scenario of)."""
-    scenario = _scenario()
-    try:
-        return scenario.build(kernel)
-    except scenario.ScenarioError:
-        return kernel
-
-
 def kernel_fact(kernel: str, name: str) -> str | None:
     """Fact NAME of kernel (configs/<kernel>/facts, or its BASE's); None when
     unset or for a kernel this tree has no scenario of."""
@@ -153,11 +143,13 @@ def kernel_fact(kernel: str, name: str) -> str | None:
         return None
 
 
+def kernel_build(kernel: str) -> str:
+    """The kernel whose build (obj/<kernel>) KERNEL boots: a boot variant's
+    BUILD, else KERNEL itself (also for a kernel this tree has no scenario of)."""
+    return kernel_fact(kernel, "BUILD") or kernel
+
+
 def kernel_family(kernel: str) -> str | None:
     """The RCU family of kernel (configs/<kernel>/facts FAMILY), None for a
     kernel this tree has no scenario of (an older results directory's)."""
-    scenario = _scenario()
-    try:
-        return scenario.family(kernel)
-    except scenario.ScenarioError:
-        return None
+    return kernel_fact(kernel, "FAMILY") or None

@@ -104,8 +104,13 @@ ROWS = (
 def variant_pairs(rd: ResultDir) -> list[tuple[str, str]]:
     """(variant, its build) for each boot variant with rows whose build has rows."""
     have = {r.kernel for r in rd.ok_rows}
-    return [(k, suiteconf.kernel_build(k)) for k in suiteconf.known_kernels()
-            if k in have and suiteconf.kernel_build(k) != k and suiteconf.kernel_build(k) in have]
+    builds = {k: suiteconf.kernel_build(k) for k in suiteconf.known_kernels() if k in have}
+    return [(k, b) for k, b in builds.items() if b != k and b in have]
+
+
+def pair_kernels(pairs: list[tuple[str, str]]) -> list[str]:
+    """The kernels of pairs, each build before its variant, each once."""
+    return list(dict.fromkeys(k for variant, build in pairs for k in (build, variant)))
 
 
 def boot_args(rd: ResultDir, kernel: str) -> str:
@@ -133,11 +138,9 @@ def prediction_table(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str]:
     """gpdesign's lines (measured ticks against the design) of each build
     and its variants, at the predicted vCPU count."""
     rows = rd.ok_rows
-    kernels = list(dict.fromkeys(k for pair in pairs for k in (pair[1], pair[0])))
     v = gpdesign.PREDICTED_VCPUS
-    body = [line for k in kernels for load in derive.gp_loads(rows)
-            for s in derive.gp_spacings(rows) if load == "idle"
-            if (line := gpdesign.cell_line(rd, k, v, load, s)) is not None]
+    body = [line for k in pair_kernels(pairs) for s in derive.gp_spacings(rows)
+            if (line := gpdesign.cell_line(rd, k, v, "idle", s)) is not None]
     return table(["kernel", "vCPUs", "load", "spacing", "measured (ticks)", "design predicts",
                   "median vs prediction", "cell"], body) if body else []
 
@@ -151,16 +154,13 @@ def counted_ticks_table(rd: ResultDir, pairs: list[tuple[str, str]]) -> list[str
     rows = rd.ok_rows
     v = gpdesign.PREDICTED_VCPUS
     body = []
-    for k in dict.fromkeys(k for pair in pairs for k in (pair[1], pair[0])):
+    for k in pair_kernels(pairs):
         ticks = derive.estimate(count_boots("count_gp", "irqoff_episodes_per_gp", load="idle")(rows, k, v))
         if ticks is None:
             continue
         stages = derive.estimate(count_boots("count_gp", "kernel_gps_per_sync", load="idle")(rows, k, v))
-        family = suiteconf.kernel_family(k)
         # The variant flags and stages come from the gp test's rows of the same kernel.
-        p = gpdesign.prediction(family, "back_to_back", derive.stage_count(rows, k, v),
-                                derive.variant_on(rows, k, v, "fast_advance"),
-                                derive.variant_on(rows, k, v, "idle_skip")) if family else None
+        p = gpdesign.cell_prediction(rows, k, v, "back_to_back")
         body.append([k, units.sig(ticks.value), units.sig(stages.value) if stages else units.NONE,
                      p.text() if p else units.NONE,
                      gpdesign.verdict(ticks.value, p) if p else units.NONE])
@@ -198,7 +198,7 @@ def boost_prediction(rd: ResultDir, kernel: str, hog: int | None) -> str:
     if hog is None:
         return units.NONE
     if delay is None:
-        if suiteconf.kernel_family(kernel) == "tree" and readers_preemptible(kernel):
+        if readers_preemptible(kernel):
             return f"the hog's {hog} ms unless Tree RCU boosts (CONFIG_RCU_BOOST)"
         return "no time: its readers cannot be preempted"
     if delay == 0:

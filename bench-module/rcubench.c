@@ -1805,29 +1805,28 @@ static int rb_boost_gp_fn(void *arg)
 	return 0;
 }
 
+/* Each sample array sorted once by rb_median(); its last entry is the worst. */
 static void rb_boost_report(void)
 {
+	s64 gp = rb_median(rb_boost_gp, samples);
+	s64 hog_delay = rb_median(rb_boost_hog_delay, samples);
+	s64 section = rb_median(rb_boost_section, samples);
+	s64 outstanding = rb_median(rb_boost_outmax, samples);
+	s64 gp_max = rb_boost_gp[samples - 1];
+	s64 outstanding_max = rb_boost_outmax[samples - 1];
 	char params[96];
-	s64 outmax = 0;
-	int i;
 
-	for (i = 0; i < samples; i++)
-		outmax = max(outmax, rb_boost_outmax[i]);
 	snprintf(params, sizeof(params), "hog_ms=%d;samples=%d", hog_ms, samples);
 	rb_add_row(params, "samples", "count", samples, false);
-	rb_add_row(params, "gp_median_ns", "ns", rb_median(rb_boost_gp, samples), false);
-	rb_add_row(params, "gp_max_ns", "ns", rb_boost_gp[samples - 1], false);
-	rb_add_row(params, "hog_delay_median_ns", "ns",
-		   rb_median(rb_boost_hog_delay, samples), false);
-	rb_add_row(params, "reader_section_median_ns", "ns",
-		   rb_median(rb_boost_section, samples), false);
-	rb_add_row(params, "outstanding_median", "count",
-		   rb_median(rb_boost_outmax, samples), false);
-	rb_add_row(params, "outstanding_max", "count", outmax, false);
+	rb_add_row(params, "gp_median_ns", "ns", gp, false);
+	rb_add_row(params, "gp_max_ns", "ns", gp_max, false);
+	rb_add_row(params, "hog_delay_median_ns", "ns", hog_delay, false);
+	rb_add_row(params, "reader_section_median_ns", "ns", section, false);
+	rb_add_row(params, "outstanding_median", "count", outstanding, false);
+	rb_add_row(params, "outstanding_max", "count", outstanding_max, false);
 	rb_add_row(params, "pool_exhausted", "count", rb_boost_exhausted, false);
 	pr_info("boost %s: grace period median %lld ns max %lld ns, read-side section %lld ns, %lld callbacks outstanding at most\n",
-		params, rb_median(rb_boost_gp, samples), rb_boost_gp[samples - 1],
-		rb_median(rb_boost_section, samples), outmax);
+		params, gp, gp_max, section, outstanding_max);
 }
 
 static int rb_test_boost(void)

@@ -47,17 +47,16 @@ USAGE
 # between vCPUs' caches in windows, the hottest lines; slower) in the
 # environment change them.
 plugin_qemu_args() {
-	local so=$RB_TOP/workloads/tcg-plugin/rbcount.so map core notcore
+	local so=$RB_TOP/workloads/tcg-plugin/rbcount.so map core
 	map=$(kernel_obj "$1")/System.map
 	[ "$2" = tcg ] || die "--plugin needs TCG (accelerator here: $2)"
 	[ -r "$map" ] || die "--plugin: no $map for kernel $1"
 	make -s -C "$RB_TOP/workloads/tcg-plugin" >&2 || die "--plugin: rbcount.so does not build"
 	# The RCU core's functions, whose interrupts-off work per episode the
 	# plugin follows in windows (count_rows.py's CORE, less the read side).
-	core=$(/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/count_rows.py" --print-regex core) &&
-		notcore=$(/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/count_rows.py" --print-regex notcore) ||
+	core=$(/usr/bin/python3 "$RB_TOP/workloads/tcg-plugin/count_rows.py" --plugin-args) ||
 		die "--plugin: count_rows.py gives no core regex"
-	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on},coh=${RB_PLUGIN_COH:-off},stat=$3/rbstat.in,core=$core,notcore=$notcore -d plugin -D $3/plugin.log"
+	echo "-plugin ${RB_PLUGIN_SO:-$so},out=$3/counts.csv,map=$map,mem=${RB_PLUGIN_MEM:-on},coh=${RB_PLUGIN_COH:-off},stat=$3/rbstat.in,$core -d plugin -D $3/plugin.log"
 }
 
 # rbstat_channel OUT: the plugin's channel to rbstat in the guest (a FIFO

@@ -393,12 +393,12 @@ def main() -> int:
     ap.add_argument("--labels", type=Path, help="the guest's count-labels.csv")
     ap.add_argument("--kernel", help="kernel name (a scenario of configs/)")
     ap.add_argument("--append", type=Path, help="append the rows to this file (default: stdout)")
-    ap.add_argument("--print-regex", choices=("core", "notcore"),
-                    help="print the RCU core's function regex (core) or the read side's "
-                         "(notcore), the plugin's core= and notcore=, and exit")
+    ap.add_argument("--plugin-args", action="store_true",
+                    help="print the plugin's core=...,notcore=... (the RCU core's functions, "
+                         "less the read side's) and exit")
     args = ap.parse_args()
-    if args.print_regex:
-        print(CORE if args.print_regex == "core" else READ_SIDE)
+    if args.plugin_args:
+        print(f"core={CORE},notcore={READ_SIDE}")
         return 0
     if not (args.counts and args.labels and args.kernel):
         ap.error("--counts, --labels and --kernel are required")
