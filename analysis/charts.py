@@ -49,6 +49,7 @@ class Chart:
     series: list[Series]
     kind: str = "errorbars"
     logy: bool = False
+    logx2: bool = False  # x on a log2 scale (vCPU counts 1, 2, 4 ... 64)
     categories: list[str] = field(default_factory=list)
     overcommitted_from: float | None = None  # x (vCPUs) from which cells are overcommitted
 
@@ -94,8 +95,12 @@ def _draw(ax, chart: Chart) -> None:
                        label="overcommitted (no headline)")
     if chart.kind == "errorbars":
         xs = sorted({x for s in chart.series for x in s.x})
+        if chart.logx2:
+            ax.set_xscale("log", base=2)
+            ax.minorticks_off()
         if all(float(x).is_integer() for x in xs):
-            ax.set_xticks(xs)  # vCPU and thread counts: no 1.5 vCPUs
+            # vCPU and thread counts: no 1.5 vCPUs (and 4, not 2^2, on a log axis).
+            ax.set_xticks(xs, [f"{x:g}" for x in xs] if chart.logx2 else None)
     if chart.logy:
         ax.set_yscale("log")
     elif any(y < 0 for s in chart.series for y in s.y + [p[1] for p in s.points]):
@@ -171,7 +176,8 @@ def _chart_commands(chart: Chart, dat: str, first_index: int) -> tuple[list[str]
     series = _stacked_series(chart) if chart.kind == "stacked" else chart.series
     cmds = [f"set title {_quote(chart.title)}", f"set xlabel {_quote(chart.xlabel)}",
             f"set ylabel {_quote(chart.ylabel)}",
-            "set logscale y" if chart.logy else "unset logscale y"]
+            "set logscale y" if chart.logy else "unset logscale y",
+            "set logscale x 2" if chart.logx2 else "unset logscale x"]
     if chart.kind == "stacked":
         ticks = ", ".join(f"{_quote(c)} {i}" for i, c in enumerate(chart.categories))
         cmds += ["set style fill solid 0.8", "set boxwidth 0.6", f"set xtics ({ticks})",

@@ -1,11 +1,13 @@
 """The report's figures, as charts.Figure descriptions built from derive.
 
 Every errorbars chart draws the median over boots with its 95% bootstrap
-interval as the error bar, and each boot's own figure as a dot beside it.
+interval as the error bar, and each boot's own figure as a dot beside it
+(but scale.py's counts across vCPUs: their range, min–max, as the bar).
 """
 
 from charts import Chart, Figure, Series
 import derive
+import scale
 from resultdir import Row
 from stats import Estimate
 
@@ -143,5 +145,7 @@ def all_figures(rows: list[Row], kernels: list[str], host_cpus: int | None) -> l
     mark_overcommitted(figs, host_cpus)
     figs += [gp_cdf_figure(rows, kernels, v) for v in derive.vcpus_of(rows, "gp")]
     figs += [gp_stages_figure(rows, k) for k in derive.stage_kernels(rows)]
+    # Counts under single-threaded TCG: overcommitting changes none, so no shading.
+    figs += scale.figures(rows, kernels)
     figs.append(urcu_figure(rows))
     return [f for f in figs if f.charts and not f.empty]

@@ -25,6 +25,7 @@ import figures
 import latency
 import provenance
 import realpaths
+import scale
 import suiteconf
 import summary
 import tables
@@ -103,8 +104,8 @@ def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
     parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
-             costmodel.report_section(rd, kernels), costmodel.replay_report(rd),
-             tables.failed_cells(rd),
+             costmodel.report_section(rd, kernels), scale.report_section(rd, kernels),
+             costmodel.replay_report(rd), tables.failed_cells(rd),
              tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
              latency.report_section(rd, kernels), variants.report_section(rd),

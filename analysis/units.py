@@ -42,17 +42,27 @@ def value(x: float, unit: str, ref: float | None = None) -> str:
     return _scaled(x, scales, ref).strip() if scales else f"{sig(x)} {unit}".strip()
 
 
+def _bracketed(x: float, low: float, high: float, unit: str, sep: str) -> str:
+    """x with [low<sep>high] after it, both ends in x's unit."""
+    scales = UNITS.get(unit)
+    if not scales:
+        return f"{sig(x)} [{sig(low)}{sep}{sig(high)}] {unit}".strip()
+    num, _, name = value(x, unit).partition(" ")
+    factor = {n: f for f, n in scales}.get(name, 1.0)
+    return f"{num} [{sig(low / factor)}{sep}{sig(high / factor)}] {name}".strip()
+
+
 def interval(e: Estimate, unit: str) -> str:
     """'12.3 ns [11.9, 12.8]': the interval in the value's unit."""
     if not e.bounded:
         return f"{value(e.value, unit)} [unbounded]"
-    scales = UNITS.get(unit)
-    if not scales:
-        return f"{sig(e.value)} [{sig(e.low)}, {sig(e.high)}] {unit}".strip()
-    text = value(e.value, unit)
-    num, _, name = text.partition(" ")
-    factor = {n: f for f, n in scales}.get(name, 1.0)
-    return f"{num} [{sig(e.low / factor)}, {sig(e.high / factor)}] {name}".strip()
+    return _bracketed(e.value, e.low, e.high, unit, ", ")
+
+
+def span(median: float, low: float, high: float, unit: str) -> str:
+    """'1.60 [1.58–1.65] k': a median with the range (min–max) of what it is
+    the median of, unlike interval()'s 95% interval [low, high]."""
+    return _bracketed(median, low, high, unit, "–")
 
 
 def cell(e: Estimate | None, unit: str) -> str:

@@ -23,6 +23,13 @@ class Units(unittest.TestCase):
         self.assertEqual(units.cell(Estimate(-2.0, -3.0, -1.0, (1.0, 2.0, 3.0)), "ns"),
                          "−2.00 [−3.00, −1.00] ns (n=3)")
 
+    def test_span(self) -> None:
+        """A median with its min–max, both ends in the median's unit."""
+        self.assertEqual(units.span(1600, 1580, 1650, "count"), "1.60 [1.58–1.65] k")
+        self.assertEqual(units.span(800, 790, 1200, "count"), "800 [790–1200]")
+        self.assertEqual(units.span(0, 0, 0, "count"), "0 [0–0]")
+        self.assertEqual(units.span(1500, 900, 2000, "ns"), "1.50 [0.900–2.00] µs")
+
 
 if __name__ == "__main__":
     unittest.main()
