@@ -94,6 +94,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(count_callrcu,	RB_COUNTED, 0, 0, "loops")					\
 	T(count_gp,		RB_COUNTED, 0, 0, "samples load hold_us")			\
 	T(count_refscale,	RB_COUNTED, 0, 0, "modules_list range_lo range_hi loops")	\
+	T(count_share,		RB_COUNTED, 0, 0, "loops")					\
 )
 #define RB_STRIP(...) __VA_ARGS__
 #define RB_UNPAREN(list) RB_STRIP(RB_STRIP list)
@@ -1158,6 +1159,10 @@ out:
 #define RB_ID_COUNT_CALLRCU 3
 #define RB_ID_COUNT_GP 4
 #define RB_ID_COUNT_CB 5
+#define RB_ID_SHARE_PINGPONG0 6
+#define RB_ID_SHARE_PINGPONG1 7
+#define RB_ID_SHARE_PERCPU0 8
+#define RB_ID_SHARE_PERCPU1 9
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
@@ -1362,6 +1367,156 @@ static int rb_test_count_callrcu(void)
 		return -EIO;
 	}
 	pr_info("count_callrcu %s: %ld callbacks posted and invoked\n", params, posted);
+	return 0;
+}
+
+/*
+ * count_share: a known sharing pattern for the plugin's cache-coherence
+ * model (coh=on; tests/t-coherence-guest.sh).  Two kthreads on the first
+ * two online CPUs, preemption off (interrupts stay on: a CPU spinning with
+ * them off could wait forever on one whose IPI it does not answer; the
+ * plugin counts interrupts apart from the region):
+ *
+ *  - pingpong: they hand one cache line back and forth, loops= hand-offs
+ *    each (and loops/2 in a first run): each waits until the line's turn
+ *    is its own, then gives it to the other.  Each hand-off is one
+ *    invalidation (the writer's copy becomes the only one) and one read
+ *    miss (the receiver's next read finds it modified elsewhere): 2
+ *    transfers, so k hand-offs cost at least k and at most 2k + 2 (the
+ *    first read of each side may also miss on the line as the starting
+ *    CPU left it);
+ *  - percpu: each increments its own per-CPU counter loops= times (and
+ *    loops/2), after a warm-up run that touched it: no transfer at all.
+ *
+ * Each CPU's runs are regions of an id of their own (the plugin counts a
+ * region's accesses apart from its interrupts'); the labels, side=0|1,
+ * are written once both threads are done.
+ */
+struct rb_share_turn {
+	int turn;
+} ____cacheline_aligned;
+
+static struct rb_share_turn rb_share_line;
+static DEFINE_PER_CPU_ALIGNED(unsigned long, rb_share_count);
+
+struct rb_share_side {
+	struct task_struct *task;
+	int side;
+	long n;
+	struct completion done;
+};
+
+static noinline void rb_share_pingpong0(long last)
+{
+	long i;
+
+	for (i = last; i >= 0; i--) {
+		while (READ_ONCE(rb_share_line.turn) != 0)
+			cpu_relax();
+		WRITE_ONCE(rb_share_line.turn, 1);
+	}
+}
+
+static noinline void rb_share_pingpong1(long last)
+{
+	long i;
+
+	for (i = last; i >= 0; i--) {
+		while (READ_ONCE(rb_share_line.turn) != 1)
+			cpu_relax();
+		WRITE_ONCE(rb_share_line.turn, 0);
+	}
+}
+
+static noinline void rb_share_percpu(long last)
+{
+	long i;
+
+	for (i = last; i >= 0; i--)
+		this_cpu_inc(rb_share_count);
+}
+
+RB_DEFINE_REGION(rb_region_pingpong0, RB_ID_SHARE_PINGPONG0)
+
+RB_DEFINE_REGION(rb_region_pingpong1, RB_ID_SHARE_PINGPONG1)
+
+RB_DEFINE_REGION(rb_region_percpu0, RB_ID_SHARE_PERCPU0)
+
+RB_DEFINE_REGION(rb_region_percpu1, RB_ID_SHARE_PERCPU1)
+
+static int rb_share_fn(void *arg)
+{
+	struct rb_share_side *s = arg;
+	void (*pingpong)(void (*fn)(long), long) = s->side ? rb_region_pingpong1 :
+							      rb_region_pingpong0;
+	void (*percpu)(void (*fn)(long), long) = s->side ? rb_region_percpu1 : rb_region_percpu0;
+
+	preempt_disable();
+	pingpong(s->side ? rb_share_pingpong1 : rb_share_pingpong0, s->n / 2);
+	pingpong(s->side ? rb_share_pingpong1 : rb_share_pingpong0, s->n);
+	rb_share_percpu(s->n / 16);
+	percpu(rb_share_percpu, s->n / 2);
+	percpu(rb_share_percpu, s->n);
+	preempt_enable();
+	complete(&s->done);
+	rb_park_until_stopped();
+	return 0;
+}
+
+/* The most hand-offs a side: the two CPUs spin with preemption off meanwhile. */
+#define RB_SHARE_MAX_LOOPS 4000L
+
+static int rb_test_count_share(void)
+{
+	long n = min(rb_count_loops(), RB_SHARE_MAX_LOOPS);
+	static const int ids[2][2] = {
+		{ RB_ID_SHARE_PINGPONG0, RB_ID_SHARE_PERCPU0 },
+		{ RB_ID_SHARE_PINGPONG1, RB_ID_SHARE_PERCPU1 },
+	};
+	struct rb_share_side s[2];
+	char params[64];
+	int i;
+
+	if (num_online_cpus() < 2) {
+		pr_err("count_share: needs 2 online CPUs, %u are online\n", num_online_cpus());
+		return -EINVAL;
+	}
+	WRITE_ONCE(rb_share_line.turn, 0);
+	/* Both threads exist before either runs: a side alone would spin forever. */
+	for (i = 0; i < 2; i++) {
+		s[i].side = i;
+		s[i].n = n;
+		init_completion(&s[i].done);
+		s[i].task = kthread_create(rb_share_fn, &s[i], "rcubench_share/%d", rb_nth_cpu(i));
+		if (IS_ERR(s[i].task)) {
+			int ret = PTR_ERR(s[i].task);
+
+			if (i)
+				kthread_stop(s[0].task);	/* never woken: never runs */
+			pr_err("count_share: no kthread (%d)\n", ret);
+			return ret;
+		}
+		kthread_bind(s[i].task, rb_nth_cpu(i));
+	}
+	/* Neither may preempt this task on its CPU before the other is woken. */
+	preempt_disable();
+	for (i = 0; i < 2; i++)
+		wake_up_process(s[i].task);
+	preempt_enable();
+	for (i = 0; i < 2; i++) {
+		wait_for_completion(&s[i].done);
+		kthread_stop(s[i].task);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(params, sizeof(params), "pattern=pingpong;side=%d;loops=%ld", i, n);
+		rb_label(ids[i][0], params, "half", n / 2);
+		rb_label(ids[i][0], params, "full", n);
+		snprintf(params, sizeof(params), "pattern=percpu;side=%d;loops=%ld", i, n);
+		rb_label(ids[i][1], params, "half", n / 2);
+		rb_label(ids[i][1], params, "full", n);
+	}
+	pr_info("count_share: %ld hand-offs and increments a side on CPUs %d and %d\n", n,
+		rb_nth_cpu(0), rb_nth_cpu(1));
 	return 0;
 }
 

@@ -16,7 +16,14 @@
 #    its read misses + invalidations, the hottest lines come in order, no
 #    line more than its window, the hottest names a symbol, RCU's own state
 #    is among the five, and a per-CPU variable is named percpu:<symbol>;
-#    count_rows.py turns them into count_gp rows.
+#    count_rows.py turns them into count_gp rows;
+#  - 2 vCPUs, a known sharing pattern (rcubench count_share, each CPU's
+#    accesses a region of its own): two CPUs handing one line back and
+#    forth k times cost at least k transfers and at most 2k + 2 (each
+#    hand-off is the writer's invalidation and the receiver's read miss;
+#    each side's first read may miss once more on the line as it was
+#    left); each CPU incrementing its own per-CPU counter, after a
+#    warm-up, costs 0 transfers.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$RB_TOP/tests/lib.sh"
@@ -78,7 +85,7 @@ cmp -s "$tmp/on.csv" "$tmp/off.csv" ||
 echo "ok: coh=on and coh=off give identical count_read rows ($(wc -l <"$tmp/on.csv") rows)"
 
 # ---- 2 vCPUs ----
-RB_PLUGIN_COH=on count_boot "$kernel" 2 "count_gp" "$tmp/two"
+RB_PLUGIN_COH=on count_boot "$kernel" 2 "count_gp count_share" "$tmp/two"
 counts=$tmp/two/results/counts.csv
 sums=$(window_sums "$counts")
 [ "$(echo "$sums" | wc -l)" = 2 ] || fail "2 vCPUs: expected the 2 count_gp windows, got: $sums"
@@ -108,4 +115,24 @@ for p in $(awk -F, '$1 == "count_gp" && $3 == "core_insns" { print $2 }' "$rows"
 		fail "2 vCPUs: count_gp $p: no line_transfers rows"
 	echo "ok: 2 vCPUs: count_gp $p: $(count_of "$rows" count_gp "$p" transfers) transfers per GP per CPU," \
 		"hottest $(grep "^count_gp,$p;rank=1;" "$rows" | cut -d, -f2 | sed 's/.*line=//')"
+done
+
+# ---- 2 vCPUs: a known sharing pattern (count_share) ----
+loops=$(sed -n 's/^count_share,pattern=pingpong;loops=\([0-9]*\);run=full,handoffs,.*/\1/p' "$rows")
+[ -n "$loops" ] || fail "count_share: no pingpong rows in $rows"
+for run in half full; do
+	p="pattern=pingpong;loops=$loops;run=$run"
+	k=$(count_of "$rows" count_share "$p" handoffs)
+	t=$(count_of "$rows" count_share "$p" transfers)
+	[ "$k" -gt 0 ] || fail "count_share $p: no hand-off"
+	[ "$t" -ge "$k" ] && [ "$t" -le $((2 * k + 2)) ] ||
+		fail "count_share $p: $t transfers for $k hand-offs, outside [k, 2k + 2] = [$k, $((2 * k + 2))]"
+	echo "ok: count_share $p: $k hand-offs, $t transfers ($(count_of "$rows" count_share "$p" read_misses) read misses," \
+		"$(count_of "$rows" count_share "$p" invalidations) invalidations), within [k, 2k + 2]"
+	p=${p/pingpong/percpu}
+	n=$(count_of "$rows" count_share "$p" increments)
+	[ "$n" -gt 0 ] || fail "count_share $p: no increment"
+	[ "$(count_of "$rows" count_share "$p" transfers)" = 0 ] ||
+		fail "count_share $p: $(count_of "$rows" count_share "$p" transfers) transfers for per-CPU increments, expected 0"
+	echo "ok: count_share $p: $n per-CPU increments, 0 transfers ($(count_of "$rows" count_share "$p" first_touches) first touches)"
 done

@@ -168,9 +168,12 @@ def row(test: str, params: str, metric: str, value: float) -> list[str]:
 
 
 def per_iteration(runs: dict[str, tuple[dict, int]], kind: str) -> dict[str, float]:
-    """Count per iteration of kind (base or section) from its half and full runs."""
+    """Count per iteration of kind (base or section) from its half and full
+    runs: every instruction class, and the coherence columns (COH) of a
+    boot with the model."""
     (half, n_half), (full, n_full) = runs[kind + "_half"], runs[kind + "_full"]
-    return {c: (int(full[c]) - int(half[c])) / (n_full - n_half) for c in CLASSES}
+    return {c: (int(full[c]) - int(half[c])) / (n_full - n_half)
+            for c in CLASSES + [c for c in COH if c in full]}
 
 
 def region_runs(regions: list[dict], labels: list[dict[str, str]]) -> dict[tuple[str, str], dict]:
@@ -189,6 +192,8 @@ def read_rows(test: str, params: str, runs: dict) -> list[list[str]]:
     out.append(row(test, params, "irqflag", sum(section[c] - base[c] for c in IRQFLAG)))
     out += [row(test, params, "base_" + c, base[c]) for c in CLASSES]
     out.append(row(test, params, "base_irqflag", sum(base[c] for c in IRQFLAG)))
+    if "transfers" in section:
+        out.append(row(test, params, "transfers", section["transfers"] - base["transfers"]))
     return out
 
 
@@ -198,7 +203,44 @@ def callrcu_rows(params: str, runs: dict) -> list[list[str]]:
     return [row("count_callrcu", params, "insns_per_call", per_call["insns"]),
             row("count_callrcu", params, "locked_per_call", per_call["locked"]),
             row("count_callrcu", params, "fences_per_call", per_call["fences"]),
-            row("count_callrcu", params, "irqflag_per_call", sum(per_call[c] for c in IRQFLAG))]
+            row("count_callrcu", params, "irqflag_per_call", sum(per_call[c] for c in IRQFLAG))] + \
+        ([row("count_callrcu", params, "transfers_per_call", per_call["transfers"])]
+         if "transfers" in per_call else [])
+
+
+# count_share's patterns: what one iteration of a side is.
+SHARE_UNIT = {"pingpong": "handoffs", "percpu": "increments"}
+
+
+def share_rows(runs: dict[tuple[str, str], dict]) -> list[list[str]]:
+    """count_share (a boot with the coherence model): per pattern and run
+    (half, full), both sides' regions summed: iterations (a hand-off or an
+    increment of each side) and coherence events; pingpong also transfers
+    per hand-off from the difference of its runs."""
+    sides: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for (test, params), roles in runs.items():
+        if test != "count_share":
+            continue
+        p = params_of(params)
+        if "transfers" not in roles["full"][0]:
+            raise CountError("count_share: counts without the coherence model (RB_PLUGIN_COH=on)")
+        sides[(p["pattern"], p["loops"])].append(roles)
+    out = []
+    for (pattern, loops), both in sorted(sides.items()):
+        if len(both) != 2:
+            raise CountError(f"count_share {pattern}: {len(both)} sides counted, not 2")
+        base = f"pattern={pattern};loops={loops}"
+        total = {}
+        for run in ("half", "full"):
+            total[run] = {c: sum(int(s[run][0][c]) for s in both) for c in COH}
+            total[run]["n"] = sum(s[run][1] for s in both)
+            out.append(row("count_share", f"{base};run={run}", SHARE_UNIT[pattern], total[run]["n"]))
+            out += [row("count_share", f"{base};run={run}", c, total[run][c]) for c in COH]
+        if pattern == "pingpong":
+            out.append(row("count_share", base, "transfers_per_handoff",
+                           (total["full"]["transfers"] - total["half"]["transfers"])
+                           / (total["full"]["n"] - total["half"]["n"])))
+    return out
 
 
 def range_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list[str]]:
@@ -377,11 +419,13 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
     sections = read_sections(counts)
     labels = read_labels(labels_path) if labels_path.exists() else []
     out = []
-    for (test, params), runs in region_runs(sections["region"], labels).items():
+    regions = region_runs(sections["region"], labels)
+    for (test, params), runs in regions.items():
         if test in ("count_read", "count_read_mb"):
             out += read_rows(test, params, runs)
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
+    out += share_rows(regions)
     out += range_rows(sections["region"], labels)
     return out + window_rows(sections["func"], labels, family, sections["addr"], sections["line"],
                              sections["irqwork"])

@@ -478,6 +478,13 @@ static int rb_load_map(const char *path)
 #define RB_MAX_VCPUS 64
 #define __aligned(n) __attribute__((aligned(n)))
 
+/* Coherence events (coh=on), in the order of their columns; transfers: the last two. */
+enum rb_coh_kind { K_FIRST, K_READ_MISS, K_INVALIDATE, K_N };
+
+struct rb_coh_cnt {
+	uint64_t n[K_N];
+};
+
 struct rb_vcpu {
 	int region;		/* open region id + 1, 0: none */
 	int irq_nest;
@@ -485,6 +492,7 @@ struct rb_vcpu {
 	int arm;		/* RB_OP_RANGE_LO/HI: the next load gives the address */
 	uint64_t cnt[2][C_N];	/* [0] the region itself, [1] interrupts */
 	uint64_t irqs;		/* interrupt entries inside the region */
+	struct rb_coh_cnt coh[2];	/* coh=on: the region's coherence events, as cnt */
 	/* Windows' interrupt work (core=): the episode being followed. */
 	int wnest;		/* hard-interrupt nesting */
 	int wsoftirq;		/* the nesting __do_softirq began at, 0: none */
@@ -500,6 +508,7 @@ struct rb_record {
 	int id;
 	uint64_t irqs;
 	uint64_t cnt[2][C_N];
+	struct rb_coh_cnt coh[2];
 };
 
 static pthread_mutex_t rb_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -516,13 +525,6 @@ static unsigned int rb_nvcpus;
 
 struct rb_func_cnt {
 	uint64_t insns, fences, locked;
-};
-
-/* Coherence events (coh=on), in the order of their columns; transfers: the last two. */
-enum rb_coh_kind { K_FIRST, K_READ_MISS, K_INVALIDATE, K_N };
-
-struct rb_coh_cnt {
-	uint64_t n[K_N];
 };
 
 /* [slot][vcpu * rb_nsyms + symbol] */
@@ -916,6 +918,7 @@ static void rb_close_region(unsigned int vcpu, struct rb_vcpu *v, int id)
 	r->id = id;
 	r->irqs = v->irqs;
 	memcpy(r->cnt, v->cnt, sizeof(r->cnt));
+	memcpy(r->coh, v->coh, sizeof(r->coh));
 	pthread_mutex_unlock(&rb_lock);
 	v->region = 0;
 }
@@ -927,6 +930,7 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 		if (v->region)
 			__atomic_fetch_add(&rb_unmatched, 1, __ATOMIC_RELAXED);
 		memset(v->cnt, 0, sizeof(v->cnt));
+		memset(v->coh, 0, sizeof(v->coh));
 		v->irqs = 0;
 		v->irq_nest = 0;
 		v->iret_pending = false;
@@ -1250,21 +1254,23 @@ static void rb_coh_hot_add(int slot, uint64_t n, uint64_t vaddr)
 	h->vaddr = vaddr;
 }
 
-/* An event of vCPU vcpu's instruction mi in window slot, where its instructions go. */
-static void rb_coh_count(int slot, unsigned int vcpu, const struct rb_mem_insn *mi,
-			 enum rb_coh_event e)
+/* The column of a model event, -1 for hits and fills (they move nothing between caches). */
+static int rb_coh_kind_of(enum rb_coh_event e)
+{
+	if (e == RB_COH_FIRST)
+		return K_FIRST;
+	if (e == RB_COH_READ_MISS)
+		return K_READ_MISS;
+	if (e == RB_COH_INVALIDATE)
+		return K_INVALIDATE;
+	return -1;
+}
+
+/* An event (column k) of vCPU vcpu's instruction mi in window slot, where its instructions go. */
+static void rb_coh_count(int slot, unsigned int vcpu, const struct rb_mem_insn *mi, int k)
 {
 	struct rb_coh_cnt *c;
-	int k;
 
-	if (e == RB_COH_FIRST)
-		k = K_FIRST;
-	else if (e == RB_COH_READ_MISS)
-		k = K_READ_MISS;
-	else if (e == RB_COH_INVALIDATE)
-		k = K_INVALIDATE;
-	else
-		return;		/* hits and fills move nothing between caches */
 	if (mi->func >= 0)
 		c = &rb_coh_cnt[slot][vcpu * rb_nsyms + mi->func];
 	else
@@ -1278,10 +1284,11 @@ static void rb_coh_line(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	struct rb_coh_vcpu *cv = &rb_coh_vcpus[vcpu];
+	struct rb_vcpu *v = &rb_vcpus[vcpu];
 	pthread_mutex_t *lock;
 	enum rb_coh_event e;
 	uint64_t pa, n;
-	int w;
+	int w, k;
 
 	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
 		cv->io++;
@@ -1304,8 +1311,14 @@ static void rb_coh_line(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 		return;
 	}
 	cv->accesses++;
+	k = rb_coh_kind_of(e);
+	if (k < 0)
+		return;
 	if (w)
-		rb_coh_count(w - 1, vcpu, mi, e);
+		rb_coh_count(w - 1, vcpu, mi, k);
+	/* A region's own accesses apart from its interrupts', as its instructions. */
+	if (v->region)
+		v->coh[v->irq_nest > 0].n[k]++;
 }
 
 /*
@@ -1424,6 +1437,17 @@ static void rb_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
 /* ---- output ----------------------------------------------------------- */
 
+/* coh=on: the coherence columns of a region or window row (c: its counts). */
+#define RB_COH_COLUMNS ",first_touches,read_misses,invalidations,transfers"
+
+static void rb_write_coh(FILE *f, const struct rb_coh_cnt *c)
+{
+	if (!rb_coh_on)
+		return;
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->n[K_FIRST],
+		c->n[K_READ_MISS], c->n[K_INVALIDATE], c->n[K_READ_MISS] + c->n[K_INVALIDATE]);
+}
+
 static void rb_write_counts(FILE *f)
 {
 	static const char *const bucket[2] = { "region", "irq" };
@@ -1433,7 +1457,7 @@ static void rb_write_counts(FILE *f)
 	fprintf(f, "# rbcount 1: regions\nkind,seq,vcpu,id,bucket,irqs");
 	for (c = 0; c < C_N; c++)
 		fprintf(f, ",%s", rb_class_name[c]);
-	fputc('\n', f);
+	fprintf(f, "%s\n", rb_coh_on ? RB_COH_COLUMNS : "");
 	for (i = 0; i < rb_nrecords; i++) {
 		struct rb_record *r = &rb_records[i];
 
@@ -1442,18 +1466,10 @@ static void rb_write_counts(FILE *f)
 				bucket[b], r->irqs);
 			for (c = 0; c < C_N; c++)
 				fprintf(f, ",%" PRIu64, r->cnt[b][c]);
+			rb_write_coh(f, &r->coh[b]);
 			fputc('\n', f);
 		}
 	}
-}
-
-/* coh=on: the coherence columns of a window row (c: its counts). */
-static void rb_write_coh(FILE *f, const struct rb_coh_cnt *c)
-{
-	if (!rb_coh_on)
-		return;
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->n[K_FIRST],
-		c->n[K_READ_MISS], c->n[K_INVALIDATE], c->n[K_READ_MISS] + c->n[K_INVALIDATE]);
 }
 
 static void rb_write_funcs(FILE *f)
@@ -1464,7 +1480,7 @@ static void rb_write_funcs(FILE *f)
 	int w;
 
 	fprintf(f, "# rbcount 1: windows\nkind,seq,vcpu,id,func,addr,insns,fences,locked%s\n",
-		rb_coh_on ? ",first_touches,read_misses,invalidations,transfers" : "");
+		rb_coh_on ? RB_COH_COLUMNS : "");
 	for (w = 0; w < rb_nwindows; w++) {
 		for (vcpu = 0; vcpu < rb_nvcpus; vcpu++) {
 			for (i = 0; i < rb_nsyms; i++) {

@@ -330,6 +330,13 @@ test_count_refscale() {
 	done
 }
 
+# count_share: a known sharing pattern for the plugin's coherence model
+# (boots with RB_PLUGIN_COH=on, 2 vCPUs or more): two CPUs hand a line
+# back and forth, and each increments its own per-CPU counter.
+test_count_share() {
+	rcubench_count test=count_share loops="$BENCH_COUNT_LOOPS"
+}
+
 say "tests '$BENCH_TESTS' on $NCPUS CPUs"
 rc=0
 for t in $BENCH_TESTS; do
