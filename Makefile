@@ -87,7 +87,8 @@ report:
 # make scale [KERNELS=...] [VCPUS="1 2 4 8 16"] [REPEATS=N] [OUT=dir] [RESUME=...]:
 # the count tests across vCPU counts (suite.conf VCPUS_SCALE, SCALE_TESTS,
 # BENCH_SCALE): every boot counts, with the plugin's coherence model, on
-# single-threaded TCG.  A results directory like make bench's.
+# single-threaded TCG.  A results directory like make bench's; make bench
+# FULL=1 runs it too, into its sweep's scale/.
 .PHONY: scale
 scale:
 	@workloads/bench.sh $(if $(RESUME),--resume "$(RESUME)",--scale) \

@@ -34,6 +34,9 @@ import verdict
 from resultdir import ResultDir, ResultsError, atomic_write, load_result_dir, write_agreement
 
 DUMB_FIGURE = "read_nest1"
+# The full profile's scale run: a results directory of its own inside the sweep
+# (workloads/bench.sh).
+SCALE_SUBDIR = "scale"
 
 
 def note(msg: str) -> None:
@@ -100,11 +103,20 @@ def plots_section(figs: list[charts.Figure]) -> list[str]:
     return lines + [f"![{f.name}](plots/{f.name}.png)" for f in figs] + [""]
 
 
-def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]]) -> str:
+def scale_dir(rd: ResultDir) -> ResultDir:
+    """Where the scale section's counts are: the sweep's scale/ (the full
+    profile's scale run, a results directory of its own, its calibration
+    its own) when there is one, else the sweep itself."""
+    sub = rd.path / SCALE_SUBDIR
+    return load_result_dir(sub) if (sub / "metadata.json").exists() else rd
+
+
+def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]],
+                    scale_rd: ResultDir | None = None) -> str:
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
     parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
-             costmodel.report_section(rd, kernels), scale.report_section(rd, kernels),
+             costmodel.report_section(rd, kernels), scale.report_section(scale_rd or rd, kernels),
              costmodel.replay_report(rd), tables.failed_cells(rd),
              tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
@@ -144,13 +156,18 @@ def main(argv: list[str]) -> int:
         print(f"rcu-bench: error: {err}", file=sys.stderr)
         return 1
     note(f"report: {len(rd.rows)} rows from {rd.path}")
-    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus)
+    try:
+        scale_rd = scale_dir(rd)
+    except ResultsError as err:
+        print(f"rcu-bench: error: {rd.path / SCALE_SUBDIR}: {err}", file=sys.stderr)
+        return 1
+    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus, scale_rd.ok_rows)
     for fig in figs:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")
         charts.render_gnuplot(fig, rd.path / "gnuplot")
     write_agreement(rd.path, derive.agreement_per_boot(rd.ok_rows))
-    atomic_write(rd.path / "report.md", report_markdown(rd, figs, pairs))
+    atomic_write(rd.path / "report.md", report_markdown(rd, figs, pairs, scale_rd))
     note(f"report: {rd.path / 'report.md'} ({len(figs)} plots, {len(rd.failed_rows)} failed cells)")
     if not args.no_terminal_plot:
         dumb_plot(rd.path / "gnuplot")

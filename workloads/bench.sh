@@ -25,7 +25,9 @@ Profiles (suite.conf BENCH_QUICK, BENCH_FULL, BENCH_SCALE: boots per cell
 and guest settings): quick by default, with VCPUS_QUICK; --full with
 VCPUS_FULL; --scale (make scale) the count tests SCALE_TESTS only, with
 VCPUS_SCALE, counted in every boot, the plugin's coherence model and
-single-threaded TCG (its RB_PLUGIN_COH and RB_TCG_THREAD settings).  A
+single-threaded TCG (its RB_PLUGIN_COH and RB_TCG_THREAD settings); the
+full profile runs that scale run too, in the sweep's scale/ (after the
+sweep; RB_BENCH_SCALE=0 leaves it out; a complete scale/ is kept).  A
 vCPU count above a kernel's CONFIG_NR_CPUS is refused.
 --repeats N overrides the profile's boots per cell.  Tests (suite.conf
 BENCH_TEST_*): $SWEEP_TESTS by default; also $(bench_tests any named).
@@ -455,6 +457,21 @@ if [ $analysis = 1 ] && [ "$sweep_profile" = full ] &&
 	echo "bench: real kernel paths (rbstat in plugin boots)"
 	"$RB_TOP/workloads/paths.sh" "$sweep" --kernels "$kernels" ||
 		{ note "bench: workloads/paths.sh failed: no paths rows"; rc=1; }
+fi
+# The full profile includes the scale run (the count tests across
+# VCPUS_SCALE on the sweep's kernels, as make scale) in the sweep's scale/,
+# a results directory of its own that the report reads; resumed with the
+# sweep, and kept when complete (a make scale of the same kernels may be
+# put there before the sweep starts).  RB_BENCH_SCALE=0 leaves it out.
+if [ $analysis = 1 ] && [ "$sweep_profile" = full ] && [ "${RB_BENCH_SCALE:-1}" != 0 ] &&
+	[ "$(results get --dir "$sweep/scale" complete 2>/dev/null)" != True ]; then
+	echo "bench: the scale run (counts across vCPUs $(conf_get VCPUS_SCALE)) in $sweep/scale"
+	if [ -f "$sweep/scale/metadata.json" ]; then
+		scale_args=(--resume "$sweep/scale")
+	else
+		scale_args=(--scale --kernels "$kernels" --out "$sweep/scale")
+	fi
+	"$0" "${scale_args[@]}" || { note "bench: the scale run failed: $sweep/scale"; rc=1; }
 fi
 results finish --dir "$sweep" || rc=$?
 if [ $analysis = 1 ]; then

@@ -15,9 +15,13 @@ sys.path.insert(0, str(ANALYSIS))
 sys.path.insert(0, str(SCRIPTS))  # scripts/series.py, which the analysis imports too
 
 
+# copy_fixture()'s scratch directories: rmtree() removes only those.
+SCRATCH_PREFIX = "rb-analysis-"
+
+
 def copy_fixture(name: str) -> Path:
     """A scratch copy of fixtures/NAME (removed by the caller's cleanup)."""
-    tmp = Path(tempfile.mkdtemp(prefix="rb-analysis-"))
+    tmp = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
     dest = tmp / name
     shutil.copytree(FIXTURES / name, dest)
     return dest
@@ -36,4 +40,9 @@ def raw_values(**match: str) -> list[float]:
 
 
 def rmtree(path: Path) -> None:
+    """Remove a copy_fixture() copy with its scratch parent, and nothing
+    else: a path whose parent is not such a scratch directory is an error
+    (rmtree(copy.parent) once removed all of /tmp)."""
+    if not path.parent.name.startswith(SCRATCH_PREFIX):
+        raise ValueError(f"{path}: not a copy_fixture() copy; not removing {path.parent}")
     shutil.rmtree(path.parent, ignore_errors=True)

@@ -4,6 +4,7 @@ every expected number worked out by hand from the fixture's values."""
 
 import math
 import re
+import shutil
 import subprocess
 import sys
 import unittest
@@ -264,6 +265,37 @@ class Report(unittest.TestCase):
                                   timeout=60)
             self.assertEqual((proc.returncode, proc.stderr.strip()), (0, ""), name)
             self.assertIn("set logscale x 2", (self.dir / "gnuplot" / f"{name}.gp").read_text())
+
+
+class ScaleSubdir(unittest.TestCase):
+    """A full sweep's scale run is a results directory of its own, scale/:
+    the report takes the section's counts and plots from it."""
+
+    def setUp(self) -> None:
+        self.dir = copy_fixture("good")
+        shutil.copytree(FIXTURE, self.dir / "scale")
+
+    def tearDown(self) -> None:
+        rmtree(self.dir)  # helpers.rmtree removes the copy's scratch parent
+
+    def test_section_from_subdir(self) -> None:
+        self.assertEqual(len({r.vcpus for r in resultdir.load_result_dir(self.dir).rows
+                              if r.test == "count_gp"}), 0, "the parent must have no scale data")
+        proc = run_report(self.dir)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        md = (self.dir / "report.md").read_text()
+        self.assertEqual(md.count("## Across vCPU counts (exact counts)"), 1)
+        self.assertIn("1.60 [1.58–1.65] k (n=3)", md)
+        for name in scale.FIGURE_NAMES:
+            self.assertTrue((self.dir / "plots" / f"{name}.png").exists(), name)
+
+    def test_broken_subdir_is_an_error(self) -> None:
+        (self.dir / "report.md").write_text("kept\n")
+        (self.dir / "scale" / "metadata.json").write_text("{")
+        proc = run_report(self.dir)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("scale", proc.stderr)
+        self.assertEqual((self.dir / "report.md").read_text(), "kept\n")
 
 
 if __name__ == "__main__":
