@@ -4,8 +4,8 @@ count_callrcu at suite.conf VCPUS_SCALE, every boot counted by the rbcount
 plugin with its cache-coherence model).
 
 Per kernel: a sentence on how the RCU core's instructions per grace period
-per CPU (core_insns) and its hottest cache line's transfers per grace period
-grow from the fewest to the most vCPUs (both ends, the factor, and the
+per CPU (core_insns) and the transfers per grace period of its hottest
+cache line of RCU state grow from the fewest to the most vCPUs (both ends, the factor, and the
 exponent k of a log-log fit, "about as N^k"); a table per load (idle first:
 the headline) of every vCPU count; a call_rcu() table; and the figures
 (figures(), log2 x axis).  At more than one vCPU a count depends on how the
@@ -24,6 +24,7 @@ count_gp rows exist at two or more vCPU counts); figures(rows, kernels) ->
 charts.Figure list for report.py (via figures.all_figures).
 """
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -44,7 +45,8 @@ GP_TEST = "count_gp"
 CALLRCU_TEST = "count_callrcu"
 HEADLINE_LOAD = "idle"
 HOT_LINE_METRIC = "line_transfers"
-HOTTEST_RANK = "1"
+# RCU's own state among the hot lines: its symbols (and per-CPU variables).
+RCU_LINE = re.compile(r"(percpu:)?rcu_")
 # The transfers the model prices: the RCU core's, the code whose instructions
 # core_insns counts (transfers counts all the window's code: the module too).
 MODEL_TRANSFERS = "core_transfers"
@@ -79,12 +81,13 @@ class Spread:
 
 @dataclass(frozen=True)
 class HotLine:
-    """The hottest line of a cell: the rank-1 line named in most boots
-    (ties: the alphabetically first), and the per-GP transfers of each
-    boot's rank-1 line, whichever line it was."""
+    """The hottest line of a cell (of RCU state, or of all): each boot's
+    best-ranked such line; the one named in most boots (ties: the
+    alphabetically first), and the per-GP transfers of each boot's line,
+    whichever it was."""
 
     line: str
-    boots_named: int   # boots whose rank-1 line it is
+    boots_named: int   # boots whose hottest line it is
     transfers: Spread  # line_transfers x cpus: per grace period, all CPUs
 
 
@@ -141,17 +144,30 @@ def cpus_of(row: Row) -> int:
     return row.param_int("cpus") or row.vcpus
 
 
-def hottest_lines(rows: list[Row], kernel: str, vcpus: int,
-                  load: str) -> dict[int, tuple[str, float]]:
-    """repeat -> (rank-1 line, its transfers per grace period on all CPUs)."""
-    ranked = derive.select(rows, GP_TEST, HOT_LINE_METRIC, kernel, vcpus, load=load,
-                           rank=HOTTEST_RANK)
-    return {r.repeat: (r.params.get("line", "?"), r.value * cpus_of(r))
-            for r in sorted(ranked, key=lambda r: r.repeat) if r.value is not None}
+def is_rcu_line(line: str) -> bool:
+    """A line of RCU's own state (rcu_ctrlblk, percpu:rcu_flip_flag, rcu_state,
+    ...), not of code RCU's windows also run (timekeeping: hpet, jiffies)."""
+    return bool(RCU_LINE.match(line))
 
 
-def hot_line(rows: list[Row], kernel: str, vcpus: int, load: str) -> HotLine | None:
-    per_boot = hottest_lines(rows, kernel, vcpus, load)
+def hottest_lines(rows: list[Row], kernel: str, vcpus: int, load: str,
+                  rcu_only: bool = False) -> dict[int, tuple[str, float]]:
+    """repeat -> (the best-ranked line, RCU's own with rcu_only; its
+    transfers per grace period on all CPUs).  The plugin names a window's
+    RB_COH_TOP hottest lines: a boot whose lines are none of RCU's has none."""
+    best: dict[int, tuple[int, str, float]] = {}
+    for r in derive.select(rows, GP_TEST, HOT_LINE_METRIC, kernel, vcpus, load=load):
+        line, rank = r.params.get("line", "?"), r.param_int("rank")
+        if r.value is None or rank is None or (rcu_only and not is_rcu_line(line)):
+            continue
+        if r.repeat not in best or rank < best[r.repeat][0]:
+            best[r.repeat] = (rank, line, r.value * cpus_of(r))
+    return {rep: (line, v) for rep, (_, line, v) in sorted(best.items())}
+
+
+def hot_line(rows: list[Row], kernel: str, vcpus: int, load: str,
+             rcu_only: bool = False) -> HotLine | None:
+    per_boot = hottest_lines(rows, kernel, vcpus, load, rcu_only)
     if not per_boot:
         return None
     named = Counter(line for line, _ in per_boot.values())
@@ -191,11 +207,12 @@ def core_insns_medians(rows: list[Row], kernel: str, load: str) -> dict[int, flo
                             gp_vcpus(rows, kernel, load))
 
 
-def hot_line_medians(rows: list[Row], kernel: str, load: str) -> dict[int, float]:
-    """The hottest line's transfers per GP; 0 where the cell counted transfers
-    and none moved (no line to rank: 1 vCPU)."""
+def hot_line_medians(rows: list[Row], kernel: str, load: str,
+                     rcu_only: bool = True) -> dict[int, float]:
+    """The hottest (RCU) line's transfers per GP; 0 where the cell counted
+    transfers and none moved (no line to rank: 1 vCPU)."""
     def cell(v: int) -> Spread | None:
-        h = hot_line(rows, kernel, v, load)
+        h = hot_line(rows, kernel, v, load, rcu_only)
         moved = gp_spread(rows, kernel, v, load, "transfers")
         if h is None and moved is not None and moved.high == 0:
             return Spread(0.0, 0.0, 0.0, moved.points)
@@ -295,21 +312,22 @@ def kernel_sentence(rows: list[Row], kernel: str, load: str) -> str:
                 f"per CPU go {growth_text(growth(insns))}" if insns else
                 f"- **{kernel}** (load={load}): no core_insns rows")
     hot = hot_line_medians(rows, kernel, load)
-    ranked = [v for v in sorted(hot) if hot_line(rows, kernel, v, load)]
+    ranked = [v for v in sorted(hot) if hot_line(rows, kernel, v, load, rcu_only=True)]
     if not ranked:
-        return sentence + "; no hot-line rows (boots without the coherence model)."
-    widest = hot_line(rows, kernel, ranked[-1], load)
-    return (sentence + f"; its hottest line's transfers per grace period ({widest.line} at "
-            f"{vcpus_text(ranked[-1])}) go {growth_text(growth(hot))}.")
+        return sentence + "; no hot line of RCU's state (boots without the coherence model)."
+    widest = hot_line(rows, kernel, ranked[-1], load, rcu_only=True)
+    return (sentence + f"; its hottest line of RCU state's transfers per grace period "
+            f"({widest.line} at {vcpus_text(ranked[-1])}) go {growth_text(growth(hot))}.")
 
 
 def table_row(rows: list[Row], kernel: str, vcpus: int, load: str,
               prices: dict[str, Range], cost: dict[str, Range]) -> list[str]:
-    h = hot_line(rows, kernel, vcpus, load)
     cells = [str(vcpus)] + [spread_cell(gp_spread(rows, kernel, vcpus, load, m))
                             for m in ("core_insns", "core_locked", "transfers",
                                       "core_transfers")]
-    cells += [hot_line_name(h), spread_cell(h.transfers if h else None)]
+    for rcu_only in (False, True):
+        h = hot_line(rows, kernel, vcpus, load, rcu_only)
+        cells += [hot_line_name(h), spread_cell(h.transfers if h else None)]
     cells += [spread_cell(gp_spread(rows, kernel, vcpus, load, m))
               for m in ("irqoff_core_insns_max", "irqoff_core_insns_mean")]
     counts = model_counts(rows, kernel, vcpus, load)
@@ -317,7 +335,8 @@ def table_row(rows: list[Row], kernel: str, vcpus: int, load: str,
 
 
 GP_HEADER = ["vCPUs", "GP insns/CPU", "locked/CPU", "transfers/CPU", "core transfers/CPU",
-             "hottest line", "its transfers/GP", "irq-off tick insns, max",
+             "hottest line", "its transfers/GP", "hottest RCU line",
+             "RCU line's transfers/GP", "irq-off tick insns, max",
              "irq-off tick insns, mean"]
 
 
@@ -365,8 +384,10 @@ INTRO = ("The count tests across vCPU counts (make scale: count_gp and count_cal
          "rbcount plugin's cache-coherence model on).  Per grace period per CPU: the RCU "
          "core's instructions (GP insns) and locked instructions, cache-line transfers (read "
          "misses + invalidations) of all the window's code and of the RCU core's, the "
-         "hottest line (rank 1, named in most boots) with its transfers per grace period on "
-         "all CPUs (line_transfers × CPUs), and the tick's RCU work with interrupts off "
+         "hottest line (of the window's five hottest, the best-ranked, named in most boots) "
+         "with its transfers per grace period on all CPUs (line_transfers × CPUs), and the "
+         "hottest line of RCU's own state (a symbol rcu_*: the lines a grace period must move; "
+         "the hottest of all can be timekeeping's, which the window also runs), and the tick's RCU work with interrupts off "
          "(instructions per hard-interrupt episode: the worst of any vCPU, and the mean).  "
          "Growth: N^k with k the slope of log2(median) against log2(vCPUs), fitted over "
          f"the counts of {FIT_FROM_VCPUS} vCPUs or more where the figure is not 0 "
@@ -457,7 +478,7 @@ def figures(rows: list[Row], kernels: list[str]) -> list[Figure]:
         return lambda k, v: gp_spread(rows, k, v, load, m)
 
     def hottest(k: str, v: int) -> Spread | None:
-        h = hot_line(rows, k, v, load)
+        h = hot_line(rows, k, v, load, rcu_only=True)
         return h.transfers if h else None
 
     cost = Figure(FIGURE_NAMES[0], [
@@ -468,7 +489,8 @@ def figures(rows: list[Row], kernels: list[str]) -> list[Figure]:
     moves = Figure(FIGURE_NAMES[1], [
         chart(f"Cache-line transfers per GP per CPU, load={load}", "transfers",
               rows, shown, load, metric("transfers")),
-        chart(f"Hottest line's transfers per GP (all CPUs), load={load}", "transfers",
+        chart(f"Hottest line of RCU state: its transfers per GP (all CPUs), load={load}",
+              "transfers",
               rows, shown, load, hottest)])
     for fig in (cost, moves):
         fig.charts = [c for c in fig.charts if c.series]

@@ -81,6 +81,23 @@ class Numbers(unittest.TestCase):
         self.assertEqual(scale.hot_line_name(h), "rcu_ctrlblk (2 of 3 boots)")
         self.assertIsNone(scale.hot_line(self.rows, "classic", 1, "idle"))
 
+    def test_hottest_rcu_line(self) -> None:
+        """A timekeeping line ranked above RCU's: the RCU column takes the
+        best-ranked rcu_* line (classic at 4 vCPUs: percpu:rcu_data, 1.0
+        per GP per CPU x 4 = 4 transfers per grace period)."""
+        def hpet_first(r: resultdir.Row) -> resultdir.Row:
+            if (r.kernel, r.vcpus, r.metric, r.params.get("rank")) != ("classic", 4, "line_transfers", "1"):
+                return r
+            return replace(r, params={**r.params, "line": "hpet"})
+        rows = [hpet_first(r) for r in self.rows]
+        self.assertEqual(scale.hot_line(rows, "classic", 4, "idle").line, "hpet")
+        h = scale.hot_line(rows, "classic", 4, "idle", rcu_only=True)
+        self.assertEqual((h.line, h.boots_named), ("percpu:rcu_data", 3))
+        self.assertEqual((h.transfers.median, h.transfers.low, h.transfers.high), (4, 4, 4))
+        self.assertEqual(scale.hot_line_medians(rows, "classic", "idle"), {1: 0.0, 2: 6.0, 4: 4.0})
+        self.assertFalse(scale.is_rcu_line("jiffies_64"))
+        self.assertTrue(scale.is_rcu_line("percpu:rcu_flip_flag+0x8"))
+
     def test_growth(self) -> None:
         """Fitted over 2 and 4 vCPUs: the slope of two points."""
         g = scale.growth(scale.core_insns_medians(self.rows, "classic", "idle"))
@@ -176,6 +193,8 @@ class Section(unittest.TestCase):
         self.assertEqual(parse_cell(t["4"]["core transfers/CPU"]), (24, 22, 30, 3))
         self.assertEqual(t["4"]["hottest line"], "rcu_ctrlblk")
         self.assertEqual(parse_cell(t["4"]["its transfers/GP"]), (24, 22, 28, 3))
+        self.assertEqual(t["4"]["hottest RCU line"], "rcu_ctrlblk")
+        self.assertEqual(parse_cell(t["4"]["RCU line's transfers/GP"]), (24, 22, 28, 3))
         self.assertEqual(t["1"]["hottest line"], units.NONE)
         self.assertEqual(parse_cell(t["4"]["irq-off tick insns, max"]), (400, 380, 420, 3))
         self.assertEqual(parse_cell(t["4"]["irq-off tick insns, mean"]), (170, 170, 170, 3))
