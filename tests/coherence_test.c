@@ -60,6 +60,17 @@ int main(void)
 	expect(&c, 14, 1, 'R', 1ULL << 40, RB_COH_OUTSIDE);
 	check(c.lines[A >> 6].transfers == 4 && c.lines[B >> 6].transfers == 2,
 	      "per-line transfers: A's line 4 (steps 4, 5, 6, 12), B's 2 (10, 13)");
+	/*
+	 * A new epoch: every line cold again, whatever it held (cpu2 holds B
+	 * modified since 13), its transfers from 0; then as before.
+	 */
+	rb_coh_new_epoch(&c);
+	expect(&c, 15, 0, 'R', B, RB_COH_FIRST);
+	expect(&c, 16, 2, 'R', B, RB_COH_FILL);		/* no M copy any more */
+	expect(&c, 17, 1, 'W', A, RB_COH_FIRST);
+	expect(&c, 18, 0, 'R', A, RB_COH_READ_MISS);
+	check(c.lines[A >> 6].transfers == 1 && c.lines[B >> 6].transfers == 0,
+	      "a new epoch: lines cold, their transfers from 0 (A's line 1: step 18)");
 	rb_coh_free(&c);
 
 	/* Two CPUs hand one line back and forth k times: k - 1 invalidations. */

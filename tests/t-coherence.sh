@@ -4,7 +4,8 @@
 # coherence.h, issue 20) on synthetic access sequences with hand-computed
 # answers (tests/coherence_test.c): first touches, hits, fills, read misses
 # and invalidations step by step; a line handed back and forth k times
-# costs k - 1 transfers; per-CPU lines none; and count_rows.py's count_share
+# costs k - 1 transfers; per-CPU lines none; a new epoch starts it cold;
+# and count_rows.py's count_share
 # rows on hand-computed region counts.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"

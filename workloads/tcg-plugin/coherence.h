@@ -29,6 +29,12 @@
  * model needs no allocation per access; accesses beyond it (MMIO, memory
  * above the array) are RB_COH_OUTSIDE and change nothing.  Callers
  * serialise accesses to one line (the plugin: a striped lock).
+ *
+ * Epochs: rb_coh_new_epoch() starts the model cold again in O(1) (each
+ * line is reset at its first access in the new epoch), so that a caller
+ * that watches only some intervals (the plugin: while a window or region
+ * is open) need not model what runs between them: a line's first access
+ * in an epoch is RB_COH_FIRST.
  */
 #ifndef RB_COHERENCE_H
 #define RB_COHERENCE_H
@@ -48,13 +54,14 @@ enum rb_coh_event {
 struct rb_coh_line {
 	uint64_t holders;	/* bit v: vCPU v holds the line (S or M) */
 	uint32_t transfers;	/* read misses + invalidations of this line */
+	uint32_t epoch;		/* the epoch of its state; another: untouched */
 	uint8_t owner;		/* the vCPU holding it modified, or RB_COH_NO_OWNER */
-	bool touched;
 };
 
 struct rb_coh {
 	struct rb_coh_line *lines;
 	uint64_t nlines;
+	uint32_t epoch;		/* never 0: a calloc'ed line is untouched */
 };
 
 /* A model of physical memory below bytes; false when out of memory. */
@@ -62,7 +69,17 @@ static inline bool rb_coh_init(struct rb_coh *c, uint64_t bytes)
 {
 	c->nlines = bytes >> RB_COH_LINE_SHIFT;
 	c->lines = calloc(c->nlines, sizeof(*c->lines));
+	c->epoch = 1;
 	return c->lines != NULL;
+}
+
+/* Every line untouched again (callers may access meanwhile: each line is
+ * reset under their serialisation, at its first access in the epoch). */
+static inline void rb_coh_new_epoch(struct rb_coh *c)
+{
+	uint32_t e = __atomic_load_n(&c->epoch, __ATOMIC_RELAXED) + 1;
+
+	__atomic_store_n(&c->epoch, e ? e : 1, __ATOMIC_RELAXED);
 }
 
 static inline void rb_coh_free(struct rb_coh *c)
@@ -82,16 +99,18 @@ static inline enum rb_coh_event rb_coh_access(struct rb_coh *c, uint64_t paddr,
 					      unsigned int vcpu, bool write)
 {
 	uint64_t n = paddr >> RB_COH_LINE_SHIFT, me = 1ULL << vcpu;
+	uint32_t epoch = __atomic_load_n(&c->epoch, __ATOMIC_RELAXED);
 	struct rb_coh_line *l;
 	enum rb_coh_event e;
 
 	if (n >= c->nlines || vcpu >= 64)
 		return RB_COH_OUTSIDE;
 	l = &c->lines[n];
-	if (!l->touched) {
-		l->touched = true;
+	if (l->epoch != epoch) {
+		l->epoch = epoch;
 		l->holders = me;
 		l->owner = write ? vcpu : RB_COH_NO_OWNER;
+		l->transfers = 0;
 		return RB_COH_FIRST;
 	}
 	if (!write) {

@@ -31,11 +31,16 @@
  *   its interrupts-off RCU work: per window and vCPU, the episodes with
  *   any, their sum and the largest (the tick's worst case).
  *
- *   Coherence (coh=on).  Every load and store of every vCPU goes, by its
- *   guest physical address, through an MSI model of private caches
- *   (coherence.h): in windows, its first touches, read misses and
- *   invalidations (transfers: the last two) are attributed like the
- *   instructions, and the lines with the most transfers are named.
+ *   Coherence (coh=on).  While a window or a region is open, every load
+ *   and store of every vCPU goes, by its guest physical address, through
+ *   an MSI model of private caches (coherence.h): in windows, its first
+ *   touches, read misses and invalidations (transfers: the last two) are
+ *   attributed like the instructions, and the lines with the most
+ *   transfers are named; in regions, the region's own (and its
+ *   interrupts') are counted.  Outside them nothing is modelled, and the
+ *   model starts cold when watching begins (a line's first access is then
+ *   a first touch): a 64-vCPU boot to init runs at the plugin's speed
+ *   without the model.
  *
  *   Stat (rbstat).  Between RB_OP_STAT_OPEN and RB_OP_STAT_CLOSE, which
  *   rbstat executes in user space around a command, every vCPU's
@@ -809,6 +814,29 @@ struct rb_coh_stripe {
 static struct rb_coh rb_coh;
 static struct rb_coh_stripe rb_coh_stripes[RB_COH_STRIPES];
 
+/*
+ * The model runs only while something watches it: an open window, or a
+ * vCPU's open region.  Outside, accesses skip it (a boot to init runs
+ * several times faster), and it starts cold again when watching begins
+ * (a new epoch: a line's first access is a first touch).
+ */
+static int rb_coh_watchers;
+
+static void rb_coh_watch(void)
+{
+	if (!rb_coh_on)
+		return;
+	if (!__atomic_load_n(&rb_coh_watchers, __ATOMIC_RELAXED))
+		rb_coh_new_epoch(&rb_coh);
+	__atomic_fetch_add(&rb_coh_watchers, 1, __ATOMIC_SEQ_CST);
+}
+
+static void rb_coh_unwatch(void)
+{
+	if (rb_coh_on)
+		__atomic_fetch_sub(&rb_coh_watchers, 1, __ATOMIC_SEQ_CST);
+}
+
 /* Per vCPU, for the end line: what the model took and what it could not. */
 struct rb_coh_vcpu {
 	uint64_t accesses;	/* line accesses modelled */
@@ -901,6 +929,8 @@ static void rb_close_region(unsigned int vcpu, struct rb_vcpu *v, int id)
 {
 	struct rb_record *r;
 
+	if (v->region)
+		rb_coh_unwatch();
 	pthread_mutex_lock(&rb_lock);
 	if (v->region != id + 1) {
 		rb_unmatched++;
@@ -929,6 +959,8 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 	case RB_OP_START:
 		if (v->region)
 			__atomic_fetch_add(&rb_unmatched, 1, __ATOMIC_RELAXED);
+		else
+			rb_coh_watch();
 		memset(v->cnt, 0, sizeof(v->cnt));
 		memset(v->coh, 0, sizeof(v->coh));
 		v->irqs = 0;
@@ -955,12 +987,14 @@ static void rb_marker(unsigned int vcpu, struct rb_vcpu *v, int op, int id)
 							  sizeof(struct rb_func_cnt));
 			rb_window_ids[rb_nwindows] = id;
 			rb_nwindows++;
+			rb_coh_watch();
 			__atomic_store_n(&rb_window, rb_nwindows, __ATOMIC_SEQ_CST);
 		}
 		pthread_mutex_unlock(&rb_lock);
 		break;
 	case RB_OP_WIN_CLOSE:
-		__atomic_store_n(&rb_window, 0, __ATOMIC_SEQ_CST);
+		if (__atomic_exchange_n(&rb_window, 0, __ATOMIC_SEQ_CST))
+			rb_coh_unwatch();
 		break;
 	case RB_OP_RANGE_LO:
 	case RB_OP_RANGE_HI:
@@ -1344,6 +1378,8 @@ static void rb_mem_coh_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint6
 	 */
 	if (mi->gs && !(base & 0xfff) && (int64_t)base < 0)
 		__atomic_store_n(&rb_gs_base[vcpu], base, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&rb_coh_watchers, __ATOMIC_RELAXED))
+		return;
 	rb_coh_line(vcpu, info, vaddr, mi, write);
 	if ((vaddr & RB_COH_LINE_MASK) + size > RB_COH_LINE_MASK + 1)
 		rb_coh_line(vcpu, info, (vaddr | RB_COH_LINE_MASK) + 1, mi, write);
