@@ -1,7 +1,8 @@
 #!/bin/bash
 # tier: guest
-# Fault injection: a guest that panics and one that hangs silently are both
-# detected within their budgets, their console logs are kept, and the next
+# Fault injection: a guest that panics, one that hangs silently and one that
+# goes quiet after an oops are detected within their budgets (the last as
+# the oops), their console logs are kept, and the next
 # guest still runs.  A job that fails and a kernel WARNING are caught too.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -36,6 +37,13 @@ echo "hang guest: $st in ${took}s"
 case "$st" in hang:*) ;; *) fail "hang not detected: $st" ;; esac
 [ "$took" -lt 60 ] || fail "hang took ${took}s to detect with a 15 s hang timeout"
 grep -q 'fault=hang' "$tmp/hang/console.log" || fail "hang console log not kept"
+
+# An oops in a worker that the loading task waits for: the kernel goes
+# quiet, and the verdict names the oops, not only the hang.
+st=$(boot oops --job "$(job fault=oops oops)" --timeout 120 --hang-timeout 15)
+echo "oops guest: $st"
+case "$st" in "oops: BUG: unable to handle page fault"*"(then hang: "*) ;;
+*) fail "an oops followed by silence not reported as the oops: $st" ;; esac
 
 st=$(boot budget --job "$(job 'answer=1; sleep 1000; echo' budget)" --timeout 20 --hang-timeout 300)
 echo "over-budget guest: $st"

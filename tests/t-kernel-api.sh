@@ -7,7 +7,8 @@
 # reader nesting, each grace-period primitive against rcu/sched/bh/irq and
 # handoff (rcu_read_lock() to preempt_disable() and back) readers on
 # another CPU, SRCU) is built against each built kernel and
-# loaded in a 2-vCPU guest (preempt also booted with gp_stages=4); every
+# loaded in a 2-vCPU guest (preempt also booted with gp_stages=4, classic
+# also with SRCU growing its tree under contention); every
 # check must print "ok" and the module's last line must be "done $checks
 # ok 0 failed".  The test skips (77) when no kernel is built and fails
 # when only some are (tests/lib.sh require_built).
@@ -82,8 +83,14 @@ check_kernel_api() {
 }
 
 # Every kernel as built; preempt also at four grace-period stages, where
-# gp_stages + 1 polled cookies can be pending (NUM_ACTIVE_RCU_POLL_OLDSTATE).
-runs=$(for k in $(test_kernels); do echo "$k"; done; echo "preempt rcupreempt.gp_stages=4")
+# gp_stages + 1 polled cookies can be pending (NUM_ACTIVE_RCU_POLL_OLDSTATE);
+# classic also with Tree SRCU growing its tree at the first contended lock,
+# the transition that took an empty leaf's CPU -1 for a CPU (an oops in
+# process_srcu()) while the seed RCUs sized SRCU's tree for NR_CPUS.
+srcu_grow="srcutree.convert_to_big=16 srcutree.small_contention_lim=0"
+runs=$(for k in $(test_kernels); do echo "$k"; done
+	echo "preempt rcupreempt.gp_stages=4"
+	echo "classic $srcu_grow")
 # shellcheck disable=SC2046 # one word per kernel
 require_built $(test_kernels)
 built=0 failed=0 summary=()

@@ -321,6 +321,16 @@ if [ -z "$verdict" ]; then
 		[ -n "$verdict" ] || verdict=ok
 	fi
 fi
+# A guest whose kernel oopsed in a worker or a module may go quiet instead
+# of panicking: a hang or time-out after an oops is the oops.
+case "$verdict" in
+hang:* | timeout:*)
+	oops=$(grep -v 'BUG: KCSAN: ' "$out/console.log" |
+		grep -m1 -E '(BUG: |Oops: |general protection fault|kernel BUG at)' |
+		tr -d '\r' | sed 's/^\[[^]]*\] //') || true
+	[ -z "$oops" ] || verdict="oops: $oops (then $verdict)"
+	;;
+esac
 verdict=$(kcsan_verdict "$verdict")
 [ $plugin = 0 ] || verdict=$(plugin_verdict "$out" "$verdict")
 echo "$verdict" | atomic_write "$out/status"
