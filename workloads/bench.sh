@@ -292,15 +292,20 @@ for v in $vcpus; do
 		note "bench: $v vCPUs on $host_cpus host CPUs: those cells are overcommitted (run, marked in boots.csv)"
 done
 
-boot_pid=
+boot_pid= lane=
 trap '[ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null; exit 130' INT TERM
+
+# merge_locked ARGS...: results merge, one at a time (lanes share the CSV).
+merge_locked() {
+	flock "$sweep/.merge.lock" "$PY" "$RB_TOP/analysis/sweep.py" merge "$@"
+}
 
 sweep_start=$(date +%s) ntests_done=0
 # progress K V R TEST: one line with the elapsed and estimated remaining time.
 progress() {
 	local elapsed=$(($(date +%s) - sweep_start)) remaining='?'
 	[ $ntests_done -eq 0 ] || remaining="~$(fmt_s $((elapsed * (ntests_total - ntests_done) / ntests_done)))"
-	echo "bench [$((ntests_done + 1))/$ntests_total] kernel=$1 vcpus=$2 repeat=$3 test=$4" \
+	echo "bench${lane:+ lane $lane} [$((ntests_done + 1))/$ntests_total] kernel=$1 vcpus=$2 repeat=$3 test=$4" \
 		"elapsed $(fmt_s "$elapsed") remaining $remaining$([ "$2" -lt "$host_cpus" ] || echo " (overcommitted)")"
 }
 
@@ -315,9 +320,9 @@ host_busy_s() {
 # own_cpu_s: set own_s.  Not in $(...): `times` in a subshell would count
 # the subshell, not this script.
 own_cpu_s() {
-	times >"$sweep/.times"
+	times >"$sweep/.times$lane"
 	own_s=$(awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
-		END { printf "%.2f\n", s }' "$sweep/.times")
+		END { printf "%.2f\n", s }' "$sweep/.times$lane")
 }
 
 load1() {
@@ -359,7 +364,7 @@ run_boot() {
 	fi
 	if [ -n "${unusable[$k]:-}" ]; then
 		progress "$k" "$v" "$r" "$*"
-		results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
+		merge_locked --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
 			--commit "$commit" --accel "$accel" --schema-version "$schema" --reason "${unusable[$k]}" >/dev/null
 		record_boot "$pos" "$k" "$v" "$r" "not-booted: ${unusable[$k]}" "$(date +%s)" 0 0 "$(load1)" 0 0
 		ntests_done=$((ntests_done + $#))
@@ -404,7 +409,7 @@ run_boot() {
 	[ $seen -gt 0 ] || progress "$k" "$v" "$r" "(boot failed)"
 	ntests_done=$((ntests_done + $# - (seen > 0 ? seen - 1 : 0)))
 	[ ${#plugin[@]} = 0 ] || count_rows "$k" "$cell"
-	results merge --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
+	merge_locked --dir "$sweep" --kernel "$k" --vcpus "$v" --repeat "$r" --tests "$*" \
 		--commit "$commit" --accel "$(cat "$cell/accel" 2>/dev/null || echo "$accel")" \
 		--schema-version "$schema" --cell-dir "$cell" | grep -v ':ok$' | sed "s|^|bench: $k/$v/r$r: failed |" || true
 	if compgen -G "$cell/results/perf-*.txt" >/dev/null; then
@@ -413,10 +418,48 @@ run_boot() {
 	fi
 }
 
-for b in "${boot_list[@]}"; do
-	# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
-	run_boot $b
-done
+# run_lane L N: the boots L, L + N, L + 2N, ... of the list, in order, with
+# their own progress count.
+run_lane() {
+	local i b
+	ntests_total=0 ntests_done=0
+	for ((i = $1; i < total; i += $2)); do
+		set -- ${boot_list[i]}
+		ntests_total=$((ntests_total + $# - 4))
+	done
+	for ((i = $1; i < total; i += $2)); do
+		b=${boot_list[i]}
+		# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
+		run_boot $b
+	done
+}
+
+# A count boot counts, it does not time: the scale profile's boots run
+# SCALE_LANES at a time (each single-threaded TCG guest keeps one host CPU
+# busy; "auto": one per host CPU; RB_SCALE_LANES overrides it).  Timed
+# boots run one at a time.
+lanes=1
+if [ "$(results get --dir "$sweep" profile)" = scale ]; then
+	lanes=${RB_SCALE_LANES:-$(conf_get SCALE_LANES)}
+	[ "$lanes" != auto ] || lanes=$host_cpus
+	check_positive SCALE_LANES "$lanes"
+fi
+if [ "$lanes" -le 1 ] || [ "$total" -le 1 ]; then
+	for b in "${boot_list[@]}"; do
+		# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
+		run_boot $b
+	done
+else
+	note "bench: $lanes count boots at a time (lanes 1-$lanes: boots 1, 1+$lanes, ... of the order in lane 1)"
+	lane_pids=()
+	for ((l = 1; l <= lanes; l++)); do
+		lane=$l run_lane $((l - 1)) "$lanes" &
+		lane_pids+=($!)
+	done
+	trap 'kill "${lane_pids[@]}" 2>/dev/null; exit 130' INT TERM
+	for p in "${lane_pids[@]}"; do wait "$p" || true; done
+	trap - INT TERM
+fi
 
 echo "bench: sweep done in $(fmt_s $(($(date +%s) - sweep_start))): $sweep"
 rc=0
