@@ -36,7 +36,7 @@ JOB
 # BOOT-ARGS) with rb_apitest; prints the module's lines, then "ok: ..." or
 # "FAIL: ..." as its last line; returns 1 on failure.
 check_kernel_api() {
-	local kernel=$1 args=${2:-} k dir ko out res bad n done_line status
+	local kernel=$1 args=${2:-} k dir ko out res bad n done_line status state
 	k=$kernel${args:+ ($args)}
 	# kbuild's M= takes no spaces: the directory is named without them.
 	dir=$tmp/$kernel${args:+-${args//[^A-Za-z0-9_.=]/_}}
@@ -75,6 +75,14 @@ check_kernel_api() {
 		echo "FAIL: $k: all checks ok, but the boot failed: $status"
 		return 1
 	fi
+	# Asked to grow at the first contended lock, SRCU must have left
+	# SRCU_SIZE_SMALL (0) by the end of srcu_barrier's concurrent queueing.
+	case "$args" in *srcutree.convert_to_big=16*)
+		state=$(sed -n 's/^rb_apitest: srcu_barrier ok (.*srcu_size_state \([0-9]*\) of.*/\1/p' "$res")
+		[ "${state:-0}" -gt 0 ] ||
+			{ echo "FAIL: $k: SRCU did not start growing its tree (srcu_size_state ${state:-not printed})"; return 1; }
+		;;
+	esac
 	[ "$(cat "$out/results/still-loaded")" = 0 ] ||
 		{ echo "FAIL: $k: rb_apitest still loaded after unloading it in the guest"; return 1; }
 	echo "ok: $k: $checks/$checks checks ok, boot and checks $(cat "$out/elapsed") s;" \

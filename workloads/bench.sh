@@ -421,13 +421,13 @@ run_boot() {
 # run_lane L N: the boots L, L + N, L + 2N, ... of the list, in order, with
 # their own progress count.
 run_lane() {
-	local i b
+	local first=$1 step=$2 i b
 	ntests_total=0 ntests_done=0
-	for ((i = $1; i < total; i += $2)); do
+	for ((i = first; i < total; i += step)); do
 		set -- ${boot_list[i]}
 		ntests_total=$((ntests_total + $# - 4))
 	done
-	for ((i = $1; i < total; i += $2)); do
+	for ((i = first; i < total; i += step)); do
 		b=${boot_list[i]}
 		# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
 		run_boot $b

@@ -1027,7 +1027,18 @@ static bool check_srcu_barrier(const void *unused)
 			      invoked, queued);
 	}
 	kfree(rb_heads);
+#ifdef CONFIG_TREE_SRCU
+	/*
+	 * Where the queueing contended for the lock, Tree SRCU may have
+	 * started growing its tree: say how far (t-kernel-api checks that a
+	 * boot asking for growth at the first contended lock got it).
+	 */
+	noted("%d callbacks queued from workers on %d CPUs; srcu_size_state %d of %d",
+	      queued, queued / RB_BARRIER_CBS, READ_ONCE(rb_srcu.srcu_size_state),
+	      SRCU_SIZE_BIG);
+#else
 	noted("%d callbacks queued from workers on %d CPUs", queued, queued / RB_BARRIER_CBS);
+#endif
 	return true;
 }
 
