@@ -95,6 +95,7 @@ MODULE_DESCRIPTION("rcu-bench: RCU read-side, call_rcu and grace-period benchmar
 	T(count_gp,		RB_COUNTED, 0, 0, "samples load hold_us")			\
 	T(count_refscale,	RB_COUNTED, 0, 0, "modules_list range_lo range_hi loops")	\
 	T(count_share,		RB_COUNTED, 0, 0, "loops")					\
+	T(count_migrate,	RB_COUNTED, 0, 0, "")						\
 )
 #define RB_STRIP(...) __VA_ARGS__
 #define RB_UNPAREN(list) RB_STRIP(RB_STRIP list)
@@ -1163,6 +1164,10 @@ out:
 #define RB_ID_SHARE_PINGPONG1 7
 #define RB_ID_SHARE_PERCPU0 8
 #define RB_ID_SHARE_PERCPU1 9
+#define RB_ID_MIGRATE_LOCK 10
+#define RB_ID_MIGRATE_UNLOCK 11
+#define RB_ID_MIGRATE_EMPTY 12
+#define RB_ID_MIGRATE_WATCH 13
 
 /* Iterations of a counted loop when loops= is absent. */
 #define RB_COUNT_LOOPS 20000L
@@ -1517,6 +1522,138 @@ static int rb_test_count_share(void)
 	}
 	pr_info("count_share: %ld hand-offs and increments a side on CPUs %d and %d\n", n,
 		rb_nth_cpu(0), rb_nth_cpu(1));
+	return 0;
+}
+
+/*
+ * count_migrate: a read pair whose reader migrates to another CPU between
+ * its rcu_read_lock() and its rcu_read_unlock(), beside one that stays,
+ * for the coherence model (coh=on).  The flip counters are summed over
+ * all CPUs so that an unlock may decrement the counter of the CPU it runs
+ * on, not the one its lock incremented: a migrated unlock stays local.
+ * Tree RCU's preemptible readers count in the task instead.
+ *
+ * A kthread, SCHED_FIFO, takes rcu_read_lock() on the first online CPU
+ * (A) in a region of its own, then spins, preemptible, inside its section
+ * until this task moves it to the second (B) with set_cpus_allowed_ptr()
+ * (an involuntary preemption by the stopper: a reader must not block),
+ * and takes rcu_read_unlock() on B in another region; it then moves back
+ * to A by itself, outside the section.  move=0 runs the same regions on A
+ * without the move.  An empty region per pair gives the marker overhead.
+ * A window open over all of it keeps the coherence model watching
+ * between the regions (it starts cold with the first open one).  The
+ * move needs preemptible readers (CONFIG_RCU_PREEMPTIBLE_READERS) and two
+ * CPUs: elsewhere only move=0 runs.
+ */
+#define RB_MIGRATE_PAIRS 8
+
+struct rb_migrate {
+	struct task_struct *task;
+	int cpu_a, cpu_b;
+	bool move;
+	struct completion locked, done;
+};
+
+/* The empty region's body: the call and return that the other two make. */
+static noinline void rb_migrate_nothing_fn(long last)
+{
+	barrier();
+}
+
+static noinline void rb_migrate_lock_fn(long last)
+{
+	rcu_read_lock();
+}
+
+static noinline void rb_migrate_unlock_fn(long last)
+{
+	rcu_read_unlock();
+}
+
+RB_DEFINE_REGION(rb_region_migrate_lock, RB_ID_MIGRATE_LOCK)
+
+RB_DEFINE_REGION(rb_region_migrate_unlock, RB_ID_MIGRATE_UNLOCK)
+
+RB_DEFINE_REGION(rb_region_migrate_empty, RB_ID_MIGRATE_EMPTY)
+
+static int rb_migrate_fn(void *arg)
+{
+	struct rb_migrate *m = arg;
+	int i;
+
+	sched_set_fifo(current);
+	for (i = 0; i < RB_MIGRATE_PAIRS; i++) {
+		set_cpus_allowed_ptr(current, cpumask_of(m->cpu_a));
+		rb_region_migrate_empty(rb_migrate_nothing_fn, 1);
+		rb_region_migrate_lock(rb_migrate_lock_fn, 1);
+		complete(&m->locked);
+		while (m->move && raw_smp_processor_id() == m->cpu_a)
+			cpu_relax();
+		rb_region_migrate_unlock(rb_migrate_unlock_fn, 1);
+		complete(&m->done);
+	}
+	sched_set_normal(current, 0);
+	rb_park_until_stopped();
+	return 0;
+}
+
+/* The pairs of one variant; returns 0, or -EIO if the reader did not move. */
+static int rb_migrate_run(struct rb_migrate *m)
+{
+	char params[32];
+	int i, ret = 0;
+
+	init_completion(&m->locked);
+	init_completion(&m->done);
+	m->task = kthread_create(rb_migrate_fn, m, "rcubench_migrate");
+	if (IS_ERR(m->task))
+		return PTR_ERR(m->task);
+	wake_up_process(m->task);	/* It moves itself to A. */
+	for (i = 0; i < RB_MIGRATE_PAIRS; i++) {
+		wait_for_completion(&m->locked);
+		if (m->move && set_cpus_allowed_ptr(m->task, cpumask_of(m->cpu_b)))
+			ret = -EIO;
+		wait_for_completion(&m->done);
+	}
+	kthread_stop(m->task);
+	snprintf(params, sizeof(params), "move=%d", m->move);
+	for (i = 0; i < RB_MIGRATE_PAIRS; i++) {
+		rb_label(RB_ID_MIGRATE_EMPTY, params, "empty", 1);
+		rb_label(RB_ID_MIGRATE_LOCK, params, "lock", 1);
+		rb_label(RB_ID_MIGRATE_UNLOCK, params, "unlock", 1);
+	}
+	return ret;
+}
+
+static int rb_test_count_migrate(void)
+{
+	struct rb_migrate m = { .cpu_a = rb_nth_cpu(0), .cpu_b = rb_nth_cpu(1) };
+	bool can_move = IS_ENABLED(CONFIG_RCU_PREEMPTIBLE_READERS) && num_online_cpus() > 1;
+	unsigned long flags;
+	int ret;
+
+	local_irq_save(flags);
+	RB_WINDOW_OPEN(RB_ID_MIGRATE_WATCH);
+	local_irq_restore(flags);
+	m.move = false;
+	ret = rb_migrate_run(&m);
+	if (!ret && can_move) {
+		m.move = true;
+		ret = rb_migrate_run(&m);
+	}
+	RB_WINDOW_CLOSE(RB_ID_MIGRATE_WATCH);
+	rb_label(RB_ID_MIGRATE_WATCH, can_move ? "moves=1" : "moves=0", "window", 1);
+	if (ret) {
+		pr_err("count_migrate: %d\n", ret);
+		return ret;
+	}
+	if (can_move)
+		pr_info("count_migrate: %d read pairs on CPU %d, %d moving from it to CPU %d\n",
+			RB_MIGRATE_PAIRS, m.cpu_a, RB_MIGRATE_PAIRS, m.cpu_b);
+	else
+		pr_info("count_migrate: %d read pairs on CPU %d, none moving (%s)\n",
+			RB_MIGRATE_PAIRS, m.cpu_a,
+			num_online_cpus() > 1 ? "readers are not preemptible" : "one CPU");
 	return 0;
 }
 

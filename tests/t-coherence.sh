@@ -57,3 +57,36 @@ except counts.CountError as e:
     assert "RB_PLUGIN_COH=on" in str(e), e
 PY
 echo "ok: count_rows.py sums count_share's two sides per run and derives transfers per hand-off"
+
+# count_rows.py's count_migrate rows: per pair lock + unlock - 2 empty, the
+# median over the pairs (hand-computed: 3 pairs of move=1 whose transfers
+# are 9, 7 and 8 -> 8, insns 50 - 2*5 = 40 each; the unlock's own transfers
+# 6, 5, 6 -> 6), and an error when a role's regions are missing.
+/usr/bin/python3 - "$RB_TOP/workloads/tcg-plugin" <<'PY' || fail "count_rows.py misreads count_migrate's regions"
+import sys
+sys.path.insert(0, sys.argv[1])
+import count_rows as counts
+def reg(seq, rid, insns, tr):
+    r = {c: "0" for c in counts.CLASSES}
+    r.update(kind="region", seq=str(seq), vcpu="0", id=str(rid), bucket="region", irqs="0",
+             insns=str(insns), first_touches="0", read_misses="0", invalidations=str(tr), transfers=str(tr))
+    return r
+regions, labels, seq = [], [], 0
+for (lock_tr, unlock_tr) in [(3, 6), (2, 5), (2, 6)]:
+    for rid, role, insns, tr in [(12, "empty", 5, 0), (10, "lock", 20, lock_tr), (11, "unlock", 30, unlock_tr)]:
+        regions.append(reg(seq, rid, insns, tr))
+        seq += 1
+        labels.append({"id": str(rid), "test": "count_migrate", "params": "move=1", "role": role, "iterations": "1"})
+got = {(r[1], r[2]): r[3] for r in counts.migrate_rows(regions, labels)}
+assert got[("move=1", "pairs")] == "3", got
+assert got[("move=1", "insns")] == "40", got
+assert got[("move=1", "transfers")] == "8", got
+assert got[("move=1", "invalidations")] == "8", got
+assert got[("move=1", "unlock_transfers")] == "6", got
+try:
+    counts.migrate_rows(regions[:-1], labels)
+    raise SystemExit("a missing unlock region: no error")
+except counts.CountError as e:
+    assert "count_migrate" in str(e), e
+PY
+echo "ok: count_rows.py: count_migrate per pair is lock + unlock - 2 empty, the median over the pairs"

@@ -34,6 +34,7 @@ Without it (the default) the rows are what they were.
 import argparse
 import csv
 import re
+import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -243,6 +244,47 @@ def share_rows(runs: dict[tuple[str, str], dict]) -> list[list[str]]:
     return out
 
 
+# count_migrate's regions: one operation each, an empty one per pair.
+MIGRATE_ROLES = ("empty", "lock", "unlock")
+
+
+def migrate_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list[str]]:
+    """count_migrate: per read pair of each variant (move=0: the reader
+    stays on its CPU; move=1: it moves to another between lock and
+    unlock), lock + unlock minus two empty regions, the median over the
+    variant's pairs (its first pairs find cold lines); every instruction
+    class and, with the coherence model, its columns, and the unlock's own
+    coherence columns (unlock_*)."""
+    labs = [lab for lab in labels if lab["test"] == "count_migrate" and lab["role"] in MIGRATE_ROLES]
+    ids = {int(lab["id"]) for lab in labs}
+    recs = [r for r in regions if r["bucket"] == "region" and int(r["id"]) in ids]
+    by: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for rec, lab in join(recs, labs, "count_migrate region"):
+        by[lab["params"]][lab["role"]].append(rec)
+    out = []
+    for params, roles in sorted(by.items()):
+        n = len(roles["lock"])
+        if n == 0 or any(len(roles[r]) != n for r in MIGRATE_ROLES):
+            raise CountError(f"count_migrate {params}: regions "
+                             + ", ".join(f"{r} {len(roles[r])}" for r in MIGRATE_ROLES))
+        coh = [c for c in COH if c in roles["lock"][0]]
+        triples = list(zip(roles["empty"], roles["lock"], roles["unlock"]))
+
+        def median(f) -> float:
+            return statistics.median(f(e, lo, u) for e, lo, u in triples)
+
+        out.append(row("count_migrate", params, "pairs", n))
+        out += [row("count_migrate", params, c,
+                    median(lambda e, lo, u, c=c: int(lo[c]) + int(u[c]) - 2 * int(e[c])))
+                for c in CLASSES + coh]
+        out.append(row("count_migrate", params, "irqflag",
+                       median(lambda e, lo, u: sum(int(lo[c]) + int(u[c]) - 2 * int(e[c]) for c in IRQFLAG))))
+        out += [row("count_migrate", params, "unlock_" + c,
+                    median(lambda e, lo, u, c=c: int(u[c]) - int(e[c])))
+                for c in coh]
+    return out
+
+
 def range_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list[str]]:
     """count_refscale: per iteration of the counted function, from the calls
     of two ranges with different loops.  Of a range's calls the one with
@@ -426,6 +468,7 @@ def rows_of(counts: Path, labels_path: Path, kernel: str) -> list[list[str]]:
         elif test == "count_callrcu":
             out += callrcu_rows(params, runs)
     out += share_rows(regions)
+    out += migrate_rows(sections["region"], labels)
     out += range_rows(sections["region"], labels)
     return out + window_rows(sections["func"], labels, family, sections["addr"], sections["line"],
                              sections["irqwork"])

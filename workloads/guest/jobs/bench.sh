@@ -337,6 +337,13 @@ test_count_share() {
 	rcubench_count test=count_share loops="$BENCH_COUNT_LOOPS"
 }
 
+# count_migrate: read pairs whose reader stays on its CPU, and (with
+# preemptible readers and 2 CPUs or more) read pairs whose reader moves to
+# another CPU inside its section.
+test_count_migrate() {
+	rcubench_count test=count_migrate
+}
+
 say "tests '$BENCH_TESTS' on $NCPUS CPUs"
 rc=0
 for t in $BENCH_TESTS; do
