@@ -43,6 +43,7 @@ from units import NONE
 TITLE = "Across vCPU counts (exact counts)"
 GP_TEST = "count_gp"
 CALLRCU_TEST = "count_callrcu"
+MIGRATE_TEST = "count_migrate"
 HEADLINE_LOAD = "idle"
 HOT_LINE_METRIC = "line_transfers"
 # RCU's own state among the hot lines: its symbols (and per-CPU variables).
@@ -357,6 +358,31 @@ def callrcu_table(rows: list[Row], kernel: str) -> list[str]:
         ["vCPUs", "insns per call", "insns per callback", "transfers per callback"], body)
 
 
+MIGRATE_COLUMNS = [("0", "insns"), ("0", "transfers"), ("1", "insns"), ("1", "locked"),
+                   ("1", "transfers"), ("1", "unlock_transfers")]
+MIGRATE_HEADER = ["kernel", "vCPUs", "staying: insns", "staying: transfers", "moved: insns",
+                  "moved: locked", "moved: transfers", "moved: the unlock's transfers"]
+MIGRATE_NOTE = ("A read pair whose reader moves (count_migrate): per rcu_read_lock()/"
+                "rcu_read_unlock() pair, a reader that stays on its CPU against one that the "
+                "stopper moves to another CPU between the two (a preemption inside the section: "
+                "only preemptible readers can move, so Classic and Tree without preemption have "
+                "staying pairs only); each operation in a noinline function of its own (count_read "
+                "gives a pair's exact instructions), the median over 8 pairs a boot, then median "
+                "[min–max] over boots.  The flip counters are summed over all CPUs so that a "
+                "moved unlock decrements its new CPU's counter; Tree RCU counts in the task and "
+                "queues a preempted reader on its rcu_node.")
+
+
+def migrate_table(rows: list[Row], kernels: list[str]) -> list[str]:
+    """count_migrate's pairs, staying and moved, per kernel and vCPU count."""
+    def cell(k: str, v: int, move: str, metric: str) -> str:
+        return spread_cell(spread(derive.per_boot(
+            derive.select(rows, MIGRATE_TEST, metric, k, v, move=move)).values()))
+    body = [[k, str(v)] + [cell(k, v, m, metric) for m, metric in MIGRATE_COLUMNS]
+            for k in kernels for v in derive.vcpus_of(rows, MIGRATE_TEST, k)]
+    return [MIGRATE_NOTE, ""] + table(MIGRATE_HEADER, body) if body else []
+
+
 def model_note(cost: dict[str, Range]) -> str:
     if not has_instruction_costs(cost):
         return ("No calib rows in this directory (workloads/calibrate/run.sh): the modelled "
@@ -380,7 +406,8 @@ def model_note(cost: dict[str, Range]) -> str:
             "of the counts; the range comes from the costs alone.")
 
 
-INTRO = ("The count tests across vCPU counts (make scale: count_gp and count_callrcu, the "
+INTRO = ("The count tests across vCPU counts (make scale: count_gp, count_callrcu and "
+         "count_migrate, the "
          "rbcount plugin's cache-coherence model on).  Per grace period per CPU: the RCU "
          "core's instructions (GP insns) and locked instructions, cache-line transfers (read "
          "misses + invalidations) of all the window's code and of the RCU core's, the "
@@ -416,7 +443,7 @@ def scale_kernels(rows: list[Row], kernels: list[str]) -> list[str]:
 def count_rows(rows: list[Row]) -> list[Row]:
     """The rows this section reads but calib: every lookup scans them, and a
     sweep's other tests (latency samples) can be many more."""
-    return [r for r in rows if r.ok and r.test in (GP_TEST, CALLRCU_TEST)]
+    return [r for r in rows if r.ok and r.test in (GP_TEST, CALLRCU_TEST, MIGRATE_TEST)]
 
 
 def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
@@ -434,6 +461,7 @@ def report_section(rd: ResultDir, kernels: list[str]) -> list[str]:
         lines += [""]
     for k in shown:
         lines += kernel_part(rows, k, cost)
+    lines += migrate_table(rows, shown)
     lines += [INTERLEAVE_NOTE, "", model_note(cost), "",
               "Plots (log2 vCPU axis): " + ", ".join(f"`plots/{n}.png`" for n in FIGURE_NAMES)
               + ".", ""]

@@ -319,3 +319,32 @@ class ScaleSubdir(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def migrate_row(kernel: str, vcpus: int, repeat: int, move: int, metric: str,
+                value: float) -> resultdir.Row:
+    return resultdir.Row(file="t", line=0, schema_version=2, commit="c", accel="tcg",
+                         kernel=kernel, vcpus=vcpus, test="count_migrate", repeat=repeat,
+                         params={"move": str(move)}, metric=metric, value=value, unit="count",
+                         source="tcg-plugin", status="ok")
+
+
+class Migrate(unittest.TestCase):
+    """count_migrate's table: preempt at 2 vCPUs over 3 boots, moved pair
+    transfers 8, 7, 10 -> 8 [7–10]; staying 0 in each; classic has staying
+    pairs only, so its moved cells are dashes."""
+
+    def test_migrate_table(self) -> None:
+        rows = [migrate_row("preempt", 2, rep, 1, "transfers", t) for rep, t in ((1, 8), (2, 7), (3, 10))]
+        rows += [migrate_row("preempt", 2, rep, 0, "transfers", 0) for rep in (1, 2, 3)]
+        rows += [migrate_row("classic", 2, 1, 0, "transfers", 0)]
+        rows += [migrate_row("classic", 4, 1, 0, "transfers", 1)]
+        lines = scale.migrate_table(rows, ["classic", "preempt"])
+        grid = [[c.strip() for c in line.strip("|").split("|")] for line in lines if line.startswith("| ")]
+        header, body = grid[0], {(r[0], r[1]): dict(zip(grid[0], r)) for r in grid[2:]}
+        self.assertEqual(header[:2], ["kernel", "vCPUs"])
+        self.assertEqual(parse_cell(body[("preempt", "2")]["moved: transfers"]), (8, 7, 10, 3))
+        self.assertEqual(parse_cell(body[("preempt", "2")]["staying: transfers"]), (0, 0, 0, 3))
+        self.assertEqual(body[("classic", "2")]["moved: transfers"], units.NONE)
+        self.assertEqual(parse_cell(body[("classic", "4")]["staying: transfers"]), (1, 1, 1, 1))
+        self.assertEqual(scale.migrate_table([], ["preempt"]), [])
