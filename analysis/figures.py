@@ -139,9 +139,11 @@ def mark_overcommitted(figs: list[Figure], host_cpus: int | None) -> None:
 
 
 def all_figures(rows: list[Row], kernels: list[str], host_cpus: int | None,
-                scale_rows: list[Row] | None = None) -> list[Figure]:
+                scale_rows: list[Row] | None = None,
+                scale_kernels: list[str] | None = None) -> list[Figure]:
     """Every figure of the report; scale_rows: the scale run's rows when it
-    has a results directory of its own (a full sweep's scale/), else rows."""
+    has a results directory of its own (a full sweep's scale/), else rows,
+    of scale_kernels (default: kernels)."""
     figs = [read_figure(rows, kernels, 1), read_figure(rows, kernels, 2),
             barrier_figure(rows, kernels), callrcu_figure(rows, kernels),
             gp_figure(rows, kernels, "latency_ns"), gp_figure(rows, kernels, "latency_ticks")]
@@ -149,6 +151,7 @@ def all_figures(rows: list[Row], kernels: list[str], host_cpus: int | None,
     figs += [gp_cdf_figure(rows, kernels, v) for v in derive.vcpus_of(rows, "gp")]
     figs += [gp_stages_figure(rows, k) for k in derive.stage_kernels(rows)]
     # Counts under single-threaded TCG: overcommitting changes none, so no shading.
-    figs += scale.figures(rows if scale_rows is None else scale_rows, kernels)
+    figs += scale.figures(rows if scale_rows is None else scale_rows,
+                          kernels if scale_kernels is None else scale_kernels)
     figs.append(urcu_figure(rows))
     return [f for f in figs if f.charts and not f.empty]

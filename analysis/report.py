@@ -111,12 +111,27 @@ def scale_dir(rd: ResultDir) -> ResultDir:
     return load_result_dir(sub) if (sub / "metadata.json").exists() else rd
 
 
+def scale_part(rd: ResultDir, scale_rd: ResultDir | None) -> list[str]:
+    """The scale section, of the scale run's own kernels; when its results
+    are a directory of their own (scale/), first which series built them."""
+    if scale_rd is None or scale_rd.path == rd.path:
+        return scale.report_section(rd, present_kernels(rd))
+    lines = scale.report_section(scale_rd, present_kernels(scale_rd))
+    if not lines:
+        return lines
+    source = [f"Counts from `{SCALE_SUBDIR}/`, a results directory of its own: "
+              + "; ".join(text.removeprefix("- ")
+                          for text in provenance.header_lines(scale_rd, provenance.tree_series()))
+              + f" (started {scale_rd.metadata.get('started', '?')}).", ""]
+    return lines[:2] + source + lines[2:]
+
+
 def report_markdown(rd: ResultDir, figs: list[charts.Figure], pairs: list[tuple[str, str]],
                     scale_rd: ResultDir | None = None) -> str:
     kernels = present_kernels(rd)
     # The count table is the report's first table (exact, unlike the TCG times).
     parts = [header(rd), verdict.verdict(rd, pairs), summary.summary(rd, pairs),
-             costmodel.report_section(rd, kernels), scale.report_section(scale_rd or rd, kernels),
+             costmodel.report_section(rd, kernels), scale_part(rd, scale_rd),
              costmodel.replay_report(rd), tables.failed_cells(rd),
              tables.read_side(rd, kernels),
              tables.gp_latency(rd, kernels), gpdesign.report_section(rd, kernels),
@@ -161,7 +176,8 @@ def main(argv: list[str]) -> int:
     except ResultsError as err:
         print(f"rcu-bench: error: {rd.path / SCALE_SUBDIR}: {err}", file=sys.stderr)
         return 1
-    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus, scale_rd.ok_rows)
+    figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus, scale_rd.ok_rows,
+                               present_kernels(scale_rd))
     for fig in figs:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")

@@ -305,6 +305,7 @@ class ScaleSubdir(unittest.TestCase):
         md = (self.dir / "report.md").read_text()
         self.assertEqual(md.count("## Across vCPU counts (exact counts)"), 1)
         self.assertIn("1.60 [1.58–1.65] k (n=3)", md)
+        self.assertIn("Counts from `scale/`, a results directory of its own", md)
         for name in scale.FIGURE_NAMES:
             self.assertTrue((self.dir / "plots" / f"{name}.png").exists(), name)
 
@@ -316,9 +317,6 @@ class ScaleSubdir(unittest.TestCase):
         self.assertIn("scale", proc.stderr)
         self.assertEqual((self.dir / "report.md").read_text(), "kept\n")
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 def migrate_row(kernel: str, vcpus: int, repeat: int, move: int, metric: str,
@@ -348,3 +346,7 @@ class Migrate(unittest.TestCase):
         self.assertEqual(body[("classic", "2")]["moved: transfers"], units.NONE)
         self.assertEqual(parse_cell(body[("classic", "4")]["staying: transfers"]), (1, 1, 1, 1))
         self.assertEqual(scale.migrate_table([], ["preempt"]), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
