@@ -985,11 +985,51 @@ static void rb_queue_srcu_cbs(struct work_struct *work)
 	atomic_add(RB_BARRIER_CBS, &rb_queued);
 }
 
+#ifdef CONFIG_TREE_SRCU
+/*
+ * Queue the worker of another CPU while holding the srcu_data lock that
+ * call_srcu() takes while SRCU is small (the boot CPU's), until SRCU has
+ * left SRCU_SIZE_SMALL or 200 ms passed: its first call_srcu() finds the
+ * lock contended.  With srcutree.convert_to_big=16 and
+ * small_contention_lim=0 that one contention grows the tree, every time;
+ * with the defaults it does nothing.  Returns the CPU queued, or
+ * nr_cpu_ids if there is no other CPU or SRCU is not small.
+ */
+static unsigned int rb_srcu_contend(struct rb_srcu_work *works)
+{
+	/* The boot CPU's: CPU 0 on x86 (__boot_cpu_id is not exported). */
+	struct srcu_data *sdp = per_cpu_ptr(rb_srcu.sda, 0);
+	unsigned int other;
+	unsigned long flags;
+	int us;
+
+	if (READ_ONCE(rb_srcu.srcu_size_state) != SRCU_SIZE_SMALL)
+		return nr_cpu_ids;
+	spin_lock_irqsave(&ACCESS_PRIVATE(sdp, lock), flags);
+	other = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (other < nr_cpu_ids) {
+		works[other].cpu = other;
+		INIT_WORK(&works[other].work, rb_queue_srcu_cbs);
+		queue_work_on(other, system_wq, &works[other].work);
+		for (us = 0; us < 200000 &&
+		     READ_ONCE(rb_srcu.srcu_size_state) == SRCU_SIZE_SMALL; us += 10)
+			udelay(10);
+	}
+	spin_unlock_irqrestore(&ACCESS_PRIVATE(sdp, lock), flags);
+	return other;
+}
+#else
+static unsigned int rb_srcu_contend(struct rb_srcu_work *works)
+{
+	return nr_cpu_ids;
+}
+#endif
+
 static bool check_srcu_barrier(const void *unused)
 {
 	struct rb_srcu_work *works;
 	int early, queued, invoked, idx;
-	unsigned int cpu;
+	unsigned int cpu, contended;
 
 	if (!rb_srcu_ready)
 		return failed("no srcu_struct: init_srcu_struct() failed");
@@ -1005,7 +1045,10 @@ static bool check_srcu_barrier(const void *unused)
 	/* Queue from a worker on each CPU, inside this SRCU reader. */
 	idx = srcu_read_lock(&rb_srcu);
 	cpus_read_lock();
+	contended = rb_srcu_contend(works);
 	for_each_online_cpu(cpu) {
+		if (cpu == contended)
+			continue;
 		works[cpu].cpu = cpu;
 		INIT_WORK(&works[cpu].work, rb_queue_srcu_cbs);
 		queue_work_on(cpu, system_wq, &works[cpu].work);
@@ -1029,9 +1072,10 @@ static bool check_srcu_barrier(const void *unused)
 	kfree(rb_heads);
 #ifdef CONFIG_TREE_SRCU
 	/*
-	 * Where the queueing contended for the lock, Tree SRCU may have
-	 * started growing its tree: say how far (t-kernel-api checks that a
-	 * boot asking for growth at the first contended lock got it).
+	 * Where the queueing contended for the lock (rb_srcu_contend()),
+	 * Tree SRCU may have started growing its tree: say how far
+	 * (t-kernel-api checks that a boot asking for growth at the first
+	 * contended lock got it).
 	 */
 	noted("%d callbacks queued from workers on %d CPUs; srcu_size_state %d of %d",
 	      queued, queued / RB_BARRIER_CBS, READ_ONCE(rb_srcu.srcu_size_state),
