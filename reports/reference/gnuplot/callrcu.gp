@@ -10,6 +10,7 @@ set title "call_rcu() cost, writers = vCPUs"
 set xlabel "vCPUs"
 set ylabel "ns per call"
 unset logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "callrcu.dat" index 0 using @err_using with @style_err title "classic", \
@@ -26,6 +27,7 @@ set title "call_rcu() capacity (CPU-bound boots), writers = vCPUs"
 set xlabel "vCPUs"
 set ylabel "callbacks invoked per s"
 unset logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "callrcu.dat" index 10 using @err_using with @style_err title "classic", \
@@ -42,6 +44,7 @@ set title "Memory held by callbacks at a fixed call rate"
 set xlabel "vCPUs"
 set ylabel "bytes (mean)"
 unset logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "callrcu.dat" index 20 using @err_using with @style_err title "classic", \

@@ -10,6 +10,7 @@ set title "lone synchronize_rcu() latency, 1 vCPUs, load=idle"
 set xlabel "latency (ms)"
 set ylabel "fraction of grace periods"
 unset logscale y
+unset logscale x
 set xtics autofreq
 set autoscale x
 plot "gp_cdf_1vcpu.dat" index 0 using 1:2 with steps title "classic", \
@@ -21,6 +22,7 @@ set title "lone synchronize_rcu() latency, 1 vCPUs, load=readers"
 set xlabel "latency (ms)"
 set ylabel "fraction of grace periods"
 unset logscale y
+unset logscale x
 set xtics autofreq
 set autoscale x
 plot "gp_cdf_1vcpu.dat" index 5 using 1:2 with steps title "classic", \

@@ -10,6 +10,7 @@ set title "lone synchronize_rcu(), load=idle"
 set xlabel "vCPUs"
 set ylabel "ticks (median, 95% CI; dots: boots; log scale)"
 set logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "gp_latency_ticks.dat" index 0 using @err_using with @style_err title "classic", \
@@ -26,6 +27,7 @@ set title "lone synchronize_rcu(), load=readers"
 set xlabel "vCPUs"
 set ylabel "ticks (median, 95% CI; dots: boots; log scale)"
 set logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "gp_latency_ticks.dat" index 10 using @err_using with @style_err title "classic", \

@@ -9,6 +9,7 @@ set title "preempt: ticks per stage in each state (median, 95% CI; design at 1 C
 set xlabel "vCPUs, load"
 set ylabel "ticks per stage (HZ=1000)"
 unset logscale y
+unset logscale x
 set style fill solid 0.8
 set boxwidth 0.6
 set xtics ("1 vCPU idle" 0, "1 vCPU readers" 1, "2 vCPU idle" 2, "2 vCPU readers" 3, "4 vCPU idle" 4, "4 vCPU readers" 5)

@@ -9,6 +9,7 @@ set title "read_mb − read (TCG; 1 vCPU: no host fence emitted)"
 set xlabel "vCPUs"
 set ylabel "ns per section (median, 95% CI; dots: boots)"
 unset logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "read_barriers.dat" index 0 using @err_using with @style_err title "classic", \

@@ -9,6 +9,7 @@ set title "rcu_read_lock/unlock, nest=2, readers = vCPUs (TCG)"
 set xlabel "vCPUs"
 set ylabel "ns per pair (median, 95% CI; dots: boots)"
 unset logscale y
+unset logscale x
 set xtics (1, 2, 4)
 set autoscale x
 plot "read_nest2.dat" index 0 using @err_using with @style_err title "classic", \

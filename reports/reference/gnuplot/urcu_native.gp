@@ -9,6 +9,7 @@ set title "liburcu on the host (native)"
 set xlabel "reader threads"
 set ylabel "ns per pair"
 set logscale y
+unset logscale x
 set xtics (1, 2)
 set autoscale x
 plot "urcu_native.dat" index 0 using @err_using with @style_err title "urcu-mb", \
