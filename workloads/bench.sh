@@ -419,7 +419,7 @@ run_boot() {
 }
 
 # run_lane L N: the boots L, L + N, L + 2N, ... of the list, in order, with
-# their own progress count.
+# their own progress count (run_lane 0 1: all of them).
 run_lane() {
 	local first=$1 step=$2 i b
 	ntests_total=0 ntests_done=0
@@ -445,10 +445,7 @@ if [ "$(results get --dir "$sweep" profile)" = scale ]; then
 	check_positive SCALE_LANES "$lanes"
 fi
 if [ "$lanes" -le 1 ] || [ "$total" -le 1 ]; then
-	for b in "${boot_list[@]}"; do
-		# shellcheck disable=SC2086 # "pos kernel vcpus repeat tests..." split on purpose
-		run_boot $b
-	done
+	run_lane 0 1
 else
 	note "bench: $lanes count boots at a time (lanes 1-$lanes: boots 1, 1+$lanes, ... of the order in lane 1)"
 	lane_pids=()

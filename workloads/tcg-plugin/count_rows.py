@@ -268,19 +268,17 @@ def migrate_rows(regions: list[dict], labels: list[dict[str, str]]) -> list[list
             raise CountError(f"count_migrate {params}: regions "
                              + ", ".join(f"{r} {len(roles[r])}" for r in MIGRATE_ROLES))
         coh = [c for c in COH if c in roles["lock"][0]]
-        triples = list(zip(roles["empty"], roles["lock"], roles["unlock"]))
-
-        def median(f) -> float:
-            return statistics.median(f(e, lo, u) for e, lo, u in triples)
-
+        # Per pair: lock + unlock - 2 empty; the unlock alone: unlock - empty.
+        pairs = [{c: int(lo[c]) + int(u[c]) - 2 * int(e[c]) for c in CLASSES + coh}
+                 for e, lo, u in zip(roles["empty"], roles["lock"], roles["unlock"])]
+        unlocks = [{c: int(u[c]) - int(e[c]) for c in coh}
+                   for e, u in zip(roles["empty"], roles["unlock"])]
         out.append(row("count_migrate", params, "pairs", n))
-        out += [row("count_migrate", params, c,
-                    median(lambda e, lo, u, c=c: int(lo[c]) + int(u[c]) - 2 * int(e[c])))
+        out += [row("count_migrate", params, c, statistics.median(p[c] for p in pairs))
                 for c in CLASSES + coh]
         out.append(row("count_migrate", params, "irqflag",
-                       median(lambda e, lo, u: sum(int(lo[c]) + int(u[c]) - 2 * int(e[c]) for c in IRQFLAG))))
-        out += [row("count_migrate", params, "unlock_" + c,
-                    median(lambda e, lo, u, c=c: int(u[c]) - int(e[c])))
+                       statistics.median(sum(p[c] for c in IRQFLAG) for p in pairs)))
+        out += [row("count_migrate", params, "unlock_" + c, statistics.median(u[c] for u in unlocks))
                 for c in coh]
     return out
 

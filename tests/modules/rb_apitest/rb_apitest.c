@@ -985,6 +985,14 @@ static void rb_queue_srcu_cbs(struct work_struct *work)
 	atomic_add(RB_BARRIER_CBS, &rb_queued);
 }
 
+/* Queue works[cpu], which queues RB_BARRIER_CBS callbacks from that CPU. */
+static void rb_queue_srcu_work(struct rb_srcu_work *works, unsigned int cpu)
+{
+	works[cpu].cpu = cpu;
+	INIT_WORK(&works[cpu].work, rb_queue_srcu_cbs);
+	queue_work_on(cpu, system_wq, &works[cpu].work);
+}
+
 #ifdef CONFIG_TREE_SRCU
 /*
  * Queue the worker of another CPU while holding the srcu_data lock that
@@ -1008,9 +1016,7 @@ static unsigned int rb_srcu_contend(struct rb_srcu_work *works)
 	spin_lock_irqsave(&ACCESS_PRIVATE(sdp, lock), flags);
 	other = cpumask_any_but(cpu_online_mask, smp_processor_id());
 	if (other < nr_cpu_ids) {
-		works[other].cpu = other;
-		INIT_WORK(&works[other].work, rb_queue_srcu_cbs);
-		queue_work_on(other, system_wq, &works[other].work);
+		rb_queue_srcu_work(works, other);
 		for (us = 0; us < 200000 &&
 		     READ_ONCE(rb_srcu.srcu_size_state) == SRCU_SIZE_SMALL; us += 10)
 			udelay(10);
@@ -1049,9 +1055,7 @@ static bool check_srcu_barrier(const void *unused)
 	for_each_online_cpu(cpu) {
 		if (cpu == contended)
 			continue;
-		works[cpu].cpu = cpu;
-		INIT_WORK(&works[cpu].work, rb_queue_srcu_cbs);
-		queue_work_on(cpu, system_wq, &works[cpu].work);
+		rb_queue_srcu_work(works, cpu);
 	}
 	for_each_online_cpu(cpu)
 		flush_work(&works[cpu].work);
