@@ -44,9 +44,17 @@ def note(msg: str) -> None:
 
 
 def present_kernels(rd: ResultDir) -> list[str]:
-    """suite.conf's kernels that have rows, in suite.conf order."""
+    """suite.conf's kernels that have rows, in suite.conf order (the boot
+    variants have their own section, "Design variants")."""
     have = {r.kernel for r in rd.rows}
     return [k for k in suiteconf.kernels() if k in have]
+
+
+def present_scale_kernels(rd: ResultDir) -> list[str]:
+    """Every kernel with rows, variants after suite.conf's: a scale run of a
+    variant (make scale KERNELS=preempt-fast-advance) is shown too."""
+    have = {r.kernel for r in rd.rows}
+    return [k for k in suiteconf.known_kernels() if k in have]
 
 
 def header(rd: ResultDir) -> list[str]:
@@ -115,8 +123,8 @@ def scale_part(rd: ResultDir, scale_rd: ResultDir | None) -> list[str]:
     """The scale section, of the scale run's own kernels; when its results
     are a directory of their own (scale/), first which series built them."""
     if scale_rd is None or scale_rd.path == rd.path:
-        return scale.report_section(rd, present_kernels(rd))
-    lines = scale.report_section(scale_rd, present_kernels(scale_rd))
+        return scale.report_section(rd, present_scale_kernels(rd))
+    lines = scale.report_section(scale_rd, present_scale_kernels(scale_rd))
     if not lines:
         return lines
     source = [f"Counts from `{SCALE_SUBDIR}/`, a results directory of its own: "
@@ -177,7 +185,7 @@ def main(argv: list[str]) -> int:
         print(f"rcu-bench: error: {rd.path / SCALE_SUBDIR}: {err}", file=sys.stderr)
         return 1
     figs = figures.all_figures(rd.ok_rows, present_kernels(rd), rd.host_cpus, scale_rd.ok_rows,
-                               present_kernels(scale_rd))
+                               present_scale_kernels(scale_rd))
     for fig in figs:
         note(f"report: plot {fig.name}")
         charts.render_matplotlib(fig, rd.path / "plots")

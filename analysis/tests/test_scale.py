@@ -309,6 +309,18 @@ class ScaleSubdir(unittest.TestCase):
         for name in scale.FIGURE_NAMES:
             self.assertTrue((self.dir / "plots" / f"{name}.png").exists(), name)
 
+    def test_variant_kernel_shown(self) -> None:
+        """A scale run of a boot variant (make scale KERNELS=preempt-fast-advance)
+        has its section: the variant is not in suite.conf's KERNELS."""
+        results = self.dir / "scale" / "csv" / "results.csv"
+        results.write_text(results.read_text().replace(",preempt,", ",preempt-fast-advance,"))
+        proc = run_report(self.dir)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        md = (self.dir / "report.md").read_text()
+        self.assertIn("### preempt-fast-advance", md)
+        self.assertIn("- **preempt-fast-advance** (load=", md)
+        self.assertNotIn("### preempt\n", md)
+
     def test_broken_subdir_is_an_error(self) -> None:
         (self.dir / "report.md").write_text("kept\n")
         (self.dir / "scale" / "metadata.json").write_text("{")
