@@ -24,6 +24,7 @@ Call point: report_section(rd) -> list[str] (Markdown lines).
 import derive
 import gpdesign
 import measures
+import spinverdicts
 import suiteconf
 import units
 import verdict
@@ -259,7 +260,7 @@ def report_section(rd: ResultDir) -> list[str]:
     boost = boost_table(rd)
     if not pairs and not boost:
         return []
-    lines = [f"## {TITLE}", ""]
+    lines = [f"## {TITLE}", ""] + spinverdicts.report_lines()
     if pairs:
         lines += [INTRO, "", "Boot arguments: " + "; ".join(
             f"{k} `{boot_args(rd, k)}`" for k, _ in pairs) + ".", ""]

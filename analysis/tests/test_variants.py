@@ -6,9 +6,12 @@ their build, and the boosting table's prediction from the boot arguments."""
 import unittest
 from pathlib import Path
 
+import tempfile
+
 import helpers  # noqa: F401  (the import path)
 import derive
 import gpdesign
+import spinverdicts
 import variants
 from resultdir import ResultDir, Row
 
@@ -123,6 +126,44 @@ class Boost(unittest.TestCase):
     def test_no_variants_no_boost_no_section(self) -> None:
         rd = result_dir([row("preempt", "gp", 1, "load=idle;spacing=lone", "latency_ticks", 9)], {})
         self.assertEqual(variants.report_section(rd), [])
+
+
+class SpinVerdicts(unittest.TestCase):
+    """The "What SPIN settled" table reads its verdicts from verify/configs."""
+
+    def write_configs(self, text: str) -> Path:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        path = Path(tmp.name) / "configs"
+        path.write_text(text)
+        return path
+
+    def test_every_question_has_its_run(self) -> None:
+        runs = spinverdicts.read_configs()
+        for _, answers in spinverdicts.QUESTIONS:
+            for name, _ in answers:
+                self.assertIn(name, runs, "verify/configs lost a run the report names")
+        lines = "\n".join(spinverdicts.report_lines())
+        self.assertIn("unsafe at 2 and at 4 stages", lines)
+        self.assertIn("| `mut-qq7-3cpu-gp4` | the same, GP_STAGES 4 | full | FAIL: unsafe", lines)
+        self.assertIn("| `fast-2cpu-gp2` | the variant | full | PASS: safe", lines)
+        self.assertIn("| liveness | PASS: live", lines)
+
+    def test_verdicts_come_from_the_file(self) -> None:
+        path = self.write_configs("# c\nmut-qq7-3cpu-gp2 FAIL full -DQQ7\n"
+                                  "mut-qq7-3cpu-gp4 PASS full -DQQ7 -DGP_STAGES=4\n")
+        lines = "\n".join(spinverdicts.report_lines(path))
+        self.assertIn("Quick Quiz 7's runs do not all fail", lines)
+        self.assertIn("| `mut-qq7-3cpu-gp4` | the same, GP_STAGES 4 | full | PASS: safe", lines)
+        self.assertIn("| `fast-2cpu-gp2` | the variant | – | not in verify/configs |", lines)
+
+    def test_bad_file(self) -> None:
+        path = self.write_configs("gp1-2cpu MAYBE full -DX\n")
+        with self.assertRaisesRegex(spinverdicts.ConfigsError, ":1: expected NAME EXPECT"):
+            spinverdicts.read_configs(path)
+        self.assertIn("(no SPIN verdicts:", "\n".join(spinverdicts.report_lines(path)))
+        missing = path.parent / "none"
+        self.assertIn("cannot read", "\n".join(spinverdicts.report_lines(missing)))
 
 
 if __name__ == "__main__":
