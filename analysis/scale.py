@@ -307,18 +307,32 @@ def growth_text(g: Growth | None) -> str:
             f"{vcpus_text(v1)} (×{units.sig(g.factor)}), {exponent_text(g)}")
 
 
+def tick_max_medians(rows: list[Row], kernel: str, load: str) -> dict[int, float]:
+    return medians_by_vcpus(lambda v: gp_spread(rows, kernel, v, load, "irqoff_core_insns_max"),
+                            gp_vcpus(rows, kernel, load))
+
+
 def kernel_sentence(rows: list[Row], kernel: str, load: str) -> str:
+    """How the grace period's cost per CPU, the hottest line of RCU's state
+    and the tick's worst interrupts-off RCU work grow with the vCPUs (the
+    last is what a real-time kernel must not let grow as O(N))."""
     insns = core_insns_medians(rows, kernel, load)
-    sentence = (f"- **{kernel}** (load={load}): the RCU core's instructions per grace period "
-                f"per CPU go {growth_text(growth(insns))}" if insns else
-                f"- **{kernel}** (load={load}): no core_insns rows")
+    clauses = [f"- **{kernel}** (load={load}): the RCU core's instructions per grace period "
+               f"per CPU go {growth_text(growth(insns))}" if insns else
+               f"- **{kernel}** (load={load}): no core_insns rows"]
     hot = hot_line_medians(rows, kernel, load)
     ranked = [v for v in sorted(hot) if hot_line(rows, kernel, v, load, rcu_only=True)]
-    if not ranked:
-        return sentence + "; no hot line of RCU's state (boots without the coherence model)."
-    widest = hot_line(rows, kernel, ranked[-1], load, rcu_only=True)
-    return (sentence + f"; its hottest line of RCU state's transfers per grace period "
-            f"({widest.line} at {vcpus_text(ranked[-1])}) go {growth_text(growth(hot))}.")
+    if ranked:
+        widest = hot_line(rows, kernel, ranked[-1], load, rcu_only=True)
+        clauses.append(f"its hottest line of RCU state's transfers per grace period "
+                       f"({widest.line} at {vcpus_text(ranked[-1])}) go {growth_text(growth(hot))}")
+    else:
+        clauses.append("no hot line of RCU's state (boots without the coherence model)")
+    tick = tick_max_medians(rows, kernel, load)
+    if tick:
+        clauses.append("the tick's worst interrupts-off RCU episode (instructions) goes "
+                       + growth_text(growth(tick)))
+    return "; ".join(clauses) + "."
 
 
 def table_row(rows: list[Row], kernel: str, vcpus: int, load: str,

@@ -165,6 +165,13 @@ class Section(unittest.TestCase):
                       "at 4 vCPUs (×4.00), growing about as N^2.00", classic)
         preempt = next(x for x in self.lines if x.startswith("- **preempt** (load=idle)"))
         self.assertIn("(×1.25), growing about as N^0.58", preempt)  # log2(3000 / 2000)
+        # The tick's worst episode: medians 300, 320, 400 (classic) and 900,
+        # 1000, 1200 (preempt); fitted over 2 and 4 vCPUs: log2(1.25), log2(1.2).
+        self.assertIn("the tick's worst interrupts-off RCU episode (instructions) goes from "
+                      "300 at 1 vCPU to 400 at 4 vCPUs (×1.33), growing about as N^0.32", classic)
+        self.assertIn("goes from 900 at 1 vCPU to 1.20 k at 4 vCPUs (×1.33), growing about as "
+                      "N^0.26", preempt)
+        self.assertTrue(classic.endswith(")."), classic)
 
     def test_exponent_number(self) -> None:
         self.assertEqual(scale.exponent_number(math.log2(1.5)), "0.58")
