@@ -11,7 +11,7 @@ set xlabel "vCPUs"
 set ylabel "ns per call"
 unset logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "callrcu.dat" index 0 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 1 using @err_using with @style_err title "preempt", \
@@ -28,7 +28,7 @@ set xlabel "vCPUs"
 set ylabel "callbacks invoked per s"
 unset logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "callrcu.dat" index 10 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 11 using @err_using with @style_err title "preempt", \
@@ -45,7 +45,7 @@ set xlabel "vCPUs"
 set ylabel "bytes (mean)"
 unset logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "callrcu.dat" index 20 using @err_using with @style_err title "classic", \
      "callrcu.dat" index 21 using @err_using with @style_err title "preempt", \

@@ -11,7 +11,7 @@ set xlabel "vCPUs"
 set ylabel "ticks (median, 95% CI; dots: boots; log scale)"
 set logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "gp_latency_ticks.dat" index 0 using @err_using with @style_err title "classic", \
      "gp_latency_ticks.dat" index 1 using @err_using with @style_err title "preempt", \
@@ -28,7 +28,7 @@ set xlabel "vCPUs"
 set ylabel "ticks (median, 95% CI; dots: boots; log scale)"
 set logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "gp_latency_ticks.dat" index 10 using @err_using with @style_err title "classic", \
      "gp_latency_ticks.dat" index 11 using @err_using with @style_err title "preempt", \

@@ -12,8 +12,8 @@ unset logscale y
 unset logscale x
 set style fill solid 0.8
 set boxwidth 0.6
-set xtics ("1 vCPU idle" 0, "1 vCPU readers" 1, "2 vCPU idle" 2, "2 vCPU readers" 3, "4 vCPU idle" 4, "4 vCPU readers" 5)
-set xrange [-0.5:5.5]
+set xtics ("1 vCPU idle" 0, "1 vCPU readers" 1, "2 vCPU idle" 2, "2 vCPU readers" 3)
+set xrange [-0.5:3.5]
 plot "gp_stages_preempt.dat" index 0 using 1:2 with boxes title "waitmb", \
      "gp_stages_preempt.dat" index 1 using 1:2 with boxes title "waitzero", \
      "gp_stages_preempt.dat" index 2 using 1:2 with boxes title "waitack", \

@@ -10,7 +10,7 @@ set xlabel "vCPUs"
 set ylabel "ns per pair (median, 95% CI; dots: boots)"
 unset logscale y
 unset logscale x
-set xtics (1, 2, 4)
+set xtics (1, 2)
 set autoscale x
 plot "read_nest1.dat" index 0 using @err_using with @style_err title "classic", \
      "read_nest1.dat" index 1 using @err_using with @style_err title "preempt", \
