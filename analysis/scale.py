@@ -203,9 +203,14 @@ def medians_by_vcpus(cell: Callable[[int], Spread | None], vcpus: list[int]) -> 
     return {v: s.median for v, s in spreads.items() if s is not None}
 
 
-def core_insns_medians(rows: list[Row], kernel: str, load: str) -> dict[int, float]:
-    return medians_by_vcpus(lambda v: gp_spread(rows, kernel, v, load, "core_insns"),
+def gp_medians(rows: list[Row], kernel: str, load: str, metric: str) -> dict[int, float]:
+    """A count_gp figure's median over boots at each vCPU count."""
+    return medians_by_vcpus(lambda v: gp_spread(rows, kernel, v, load, metric),
                             gp_vcpus(rows, kernel, load))
+
+
+def core_insns_medians(rows: list[Row], kernel: str, load: str) -> dict[int, float]:
+    return gp_medians(rows, kernel, load, "core_insns")
 
 
 def hot_line_medians(rows: list[Row], kernel: str, load: str,
@@ -307,11 +312,6 @@ def growth_text(g: Growth | None) -> str:
             f"{vcpus_text(v1)} (×{units.sig(g.factor)}), {exponent_text(g)}")
 
 
-def tick_max_medians(rows: list[Row], kernel: str, load: str) -> dict[int, float]:
-    return medians_by_vcpus(lambda v: gp_spread(rows, kernel, v, load, "irqoff_core_insns_max"),
-                            gp_vcpus(rows, kernel, load))
-
-
 def kernel_sentence(rows: list[Row], kernel: str, load: str) -> str:
     """How the grace period's cost per CPU, the hottest line of RCU's state
     and the tick's worst interrupts-off RCU work grow with the vCPUs (the
@@ -328,7 +328,7 @@ def kernel_sentence(rows: list[Row], kernel: str, load: str) -> str:
                        f"({widest.line} at {vcpus_text(ranked[-1])}) go {growth_text(growth(hot))}")
     else:
         clauses.append("no hot line of RCU's state (boots without the coherence model)")
-    tick = tick_max_medians(rows, kernel, load)
+    tick = gp_medians(rows, kernel, load, "irqoff_core_insns_max")
     if tick:
         clauses.append("the tick's worst interrupts-off RCU episode (instructions) goes "
                        + growth_text(growth(tick)))

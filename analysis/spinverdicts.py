@@ -83,9 +83,8 @@ def verdict_cell(runs: dict[str, SpinRun], name: str) -> tuple[str, str]:
     run = runs.get(name)
     if run is None:
         return units.NONE, "not in verify/configs"
-    meaning = (LIVENESS_MEANING if run.search == "liveness" else MEANING).get(run.expect,
-                                                                           MEANING[run.expect])
-    return run.search, f"{run.expect}: {meaning}"
+    special = LIVENESS_MEANING if run.search == "liveness" else {}
+    return run.search, f"{run.expect}: {special.get(run.expect, MEANING[run.expect])}"
 
 
 def report_lines(path: Path = VERIFY_CONFIGS) -> list[str]:
